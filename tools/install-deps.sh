@@ -1,0 +1,31 @@
+#!/bin/bash
+# Install the Debian packages the build/boot/test harness needs.
+# Idempotent and quick when everything is present: apt is only touched
+# when some package is missing.
+set -euo pipefail
+
+PKGS=(
+	linux-source-6.12
+	build-essential gcc make flex bison bc libelf-dev libssl-dev kmod cpio
+	xz-utils ccache quilt python3
+	qemu-system-x86
+	busybox-static fio blktrace cgroup-tools e2fsprogs util-linux time
+)
+
+missing=()
+for p in "${PKGS[@]}"; do
+	st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+	[[ "$st" == installed ]] || missing+=("$p")
+done
+
+if ((${#missing[@]} == 0)); then
+	echo "install-deps: all ${#PKGS[@]} packages present"
+	exit 0
+fi
+
+echo "install-deps: installing: ${missing[*]}"
+SUDO=()
+((EUID == 0)) || SUDO=(sudo)
+export DEBIAN_FRONTEND=noninteractive
+"${SUDO[@]}" apt-get update -q
+"${SUDO[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
