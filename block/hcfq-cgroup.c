@@ -1,0 +1,595 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hcfq blkcg policy: weights and statistics per cgroup and device.
+ *
+ * cgroup v1 gets CFQ's interface, so existing tools (libcgroup configs,
+ * runc's --blkio-weight) work unchanged:
+ *
+ *   blkio.weight		10..1000, default 500; on the root it sets
+ *				the weight of the root's own tasks
+ *   blkio.weight_device	"MAJ:MIN W", W = 0 removes the override
+ *   blkio.leaf_weight[_device]	weight of the tasks that sit directly in
+ *				a group that also has child groups
+ *   blkio.time, blkio.sectors, blkio.io_service_bytes, io_serviced,
+ *   io_service_time, io_wait_time, io_merged, io_queued, and _recursive
+ *   variants, in CFQ's formats (time in ms, service/wait times in ns).
+ *
+ * cgroup v2 gets io.hcfq.weight (1..10000, default 100), which takes
+ * "N", "default N", "MAJ:MIN N" and "MAJ:MIN default", and hcfq.* keys
+ * in io.stat.
+ *
+ * A weight of 0 in struct hcfq_cgroup_data or struct hcfq_group means
+ * "the default of the hierarchy the io controller is mounted on", so a
+ * group made before the hierarchy was chosen still gets the right one.
+ */
+#include <linux/cgroup.h>
+#include <linux/seq_file.h>
+
+#include "elevator.h"
+#include "hcfq-iosched.h"
+
+/* per-cgroup configuration; fields written under blkcg->lock */
+struct hcfq_cgroup_data {
+	struct blkcg_policy_data	cpd;
+	unsigned int			weight;		/* 0: default */
+	unsigned int			leaf_weight;	/* 0: default */
+};
+
+static struct hcfq_cgroup_data *cpd_to_hcfqcd(struct blkcg_policy_data *cpd)
+{
+	return cpd ? container_of(cpd, struct hcfq_cgroup_data, cpd) : NULL;
+}
+
+static struct hcfq_cgroup_data *blkcg_to_hcfqcd(struct blkcg *blkcg)
+{
+	return cpd_to_hcfqcd(blkcg_to_cpd(blkcg, &blkcg_policy_hcfq));
+}
+
+static bool hcfq_on_dfl(void)
+{
+	return cgroup_subsys_on_dfl(io_cgrp_subsys);
+}
+
+static unsigned int hcfq_dfl_weight(void)
+{
+	return hcfq_on_dfl() ? CGROUP_WEIGHT_DFL : HCFQ_V1_WEIGHT_DFL;
+}
+
+static bool hcfq_weight_valid(u64 v)
+{
+	if (hcfq_on_dfl())
+		return v >= CGROUP_WEIGHT_MIN && v <= CGROUP_WEIGHT_MAX;
+	return v >= HCFQ_V1_WEIGHT_MIN && v <= HCFQ_V1_WEIGHT_MAX;
+}
+
+unsigned int hcfq_group_weight(struct hcfq_group *hg)
+{
+	return READ_ONCE(hg->weight) ?: hcfq_dfl_weight();
+}
+
+unsigned int hcfq_group_leaf_weight(struct hcfq_group *hg)
+{
+	/* v2 has no leaf weight: a group's own tasks weigh as the group */
+	if (hcfq_on_dfl() && hg->parent)
+		return hcfq_group_weight(hg);
+	return READ_ONCE(hg->leaf_weight) ?: hcfq_dfl_weight();
+}
+
+/* Recompute @hg's effective weights from its device and cgroup values. */
+static void hcfq_group_update_weights(struct hcfq_group *hg,
+				      struct hcfq_cgroup_data *cd)
+{
+	WRITE_ONCE(hg->weight, hg->dev_weight ?: cd->weight);
+	WRITE_ONCE(hg->leaf_weight, hg->dev_leaf_weight ?: cd->leaf_weight);
+}
+
+/* statistics */
+
+int hcfq_stats_init(struct hcfq_stats *st, gfp_t gfp)
+{
+	struct blkg_rwstat *rw[] = { &st->bytes, &st->ios, &st->service_time,
+				     &st->wait_time, &st->merged, &st->queued };
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(rw); i++) {
+		if (blkg_rwstat_init(rw[i], gfp)) {
+			while (--i >= 0)
+				blkg_rwstat_exit(rw[i]);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+void hcfq_stats_exit(struct hcfq_stats *st)
+{
+	blkg_rwstat_exit(&st->bytes);
+	blkg_rwstat_exit(&st->ios);
+	blkg_rwstat_exit(&st->service_time);
+	blkg_rwstat_exit(&st->wait_time);
+	blkg_rwstat_exit(&st->merged);
+	blkg_rwstat_exit(&st->queued);
+}
+
+void hcfq_stats_dispatch(struct hcfq_group *hg, struct request *rq, u64 wait)
+{
+	blkg_rwstat_add(&hg->stats.bytes, rq->cmd_flags, blk_rq_bytes(rq));
+	blkg_rwstat_add(&hg->stats.ios, rq->cmd_flags, 1);
+	blkg_rwstat_add(&hg->stats.wait_time, rq->cmd_flags, wait);
+}
+
+void hcfq_stats_complete(struct hcfq_group *hg, struct request *rq, u64 svc)
+{
+	blkg_rwstat_add(&hg->stats.service_time, rq->cmd_flags, svc);
+}
+
+/* Hand a dying group's counts to its parent for the _recursive files. */
+static void hcfq_stats_xfer_dead(struct hcfq_group *hg)
+{
+	struct hcfq_stats *to, *from = &hg->stats;
+
+	if (!hg->parent)
+		return;
+	to = &hg->parent->stats;
+	blkg_rwstat_add_aux(&to->bytes, &from->bytes);
+	blkg_rwstat_add_aux(&to->ios, &from->ios);
+	blkg_rwstat_add_aux(&to->service_time, &from->service_time);
+	blkg_rwstat_add_aux(&to->wait_time, &from->wait_time);
+	blkg_rwstat_add_aux(&to->merged, &from->merged);
+	atomic64_add(READ_ONCE(from->time) + atomic64_read(&from->dead_time),
+		     &to->dead_time);
+	atomic64_add(READ_ONCE(from->sectors) +
+		     atomic64_read(&from->dead_sectors), &to->dead_sectors);
+}
+
+/* policy callbacks */
+
+static struct blkcg_policy_data *hcfq_cpd_alloc(gfp_t gfp)
+{
+	struct hcfq_cgroup_data *cd = kzalloc(sizeof(*cd), gfp);
+
+	return cd ? &cd->cpd : NULL;
+}
+
+static void hcfq_cpd_free(struct blkcg_policy_data *cpd)
+{
+	kfree(cpd_to_hcfqcd(cpd));
+}
+
+static struct blkg_policy_data *hcfq_pd_alloc(struct gendisk *disk,
+					      struct blkcg *blkcg, gfp_t gfp)
+{
+	struct hcfq_group *hg;
+
+	hg = kzalloc_node(sizeof(*hg), gfp, disk->queue->node);
+	if (!hg)
+		return NULL;
+	if (hcfq_stats_init(&hg->stats, gfp)) {
+		kfree(hg);
+		return NULL;
+	}
+	return &hg->pd;
+}
+
+static void hcfq_pd_init(struct blkg_policy_data *pd)
+{
+	struct hcfq_group *hg = pd_to_hcfqg(pd);
+	struct blkcg_gq *blkg = pd_to_blkg(pd);
+
+	hcfq_group_update_weights(hg, blkcg_to_hcfqcd(blkg->blkcg));
+	hcfq_group_init(blkg->q->elevator->elevator_data, hg);
+}
+
+static void hcfq_pd_offline(struct blkg_policy_data *pd)
+{
+	struct hcfq_group *hg = pd_to_hcfqg(pd);
+
+	hcfq_group_offline(hg);
+	hcfq_stats_xfer_dead(hg);
+}
+
+static void hcfq_pd_free(struct blkg_policy_data *pd)
+{
+	struct hcfq_group *hg = pd_to_hcfqg(pd);
+
+	hcfq_stats_exit(&hg->stats);
+	kfree(hg);
+}
+
+static void hcfq_pd_reset_stats(struct blkg_policy_data *pd)
+{
+	struct hcfq_stats *st = &pd_to_hcfqg(pd)->stats;
+
+	blkg_rwstat_reset(&st->bytes);
+	blkg_rwstat_reset(&st->ios);
+	blkg_rwstat_reset(&st->service_time);
+	blkg_rwstat_reset(&st->wait_time);
+	blkg_rwstat_reset(&st->merged);
+	WRITE_ONCE(st->time, 0);
+	WRITE_ONCE(st->sectors, 0);
+	atomic64_set(&st->dead_time, 0);
+	atomic64_set(&st->dead_sectors, 0);
+}
+
+/* io.stat keys on v2 */
+static void hcfq_pd_stat(struct blkg_policy_data *pd, struct seq_file *s)
+{
+	struct hcfq_group *hg = pd_to_hcfqg(pd);
+	struct hcfq_stats *st = &hg->stats;
+
+	seq_printf(s, " hcfq.weight=%u hcfq.time=%llu hcfq.sectors=%llu hcfq.wait=%llu hcfq.service=%llu hcfq.merged=%llu hcfq.queued=%llu",
+		   hcfq_group_weight(hg),
+		   div_u64(READ_ONCE(st->time), NSEC_PER_MSEC),
+		   READ_ONCE(st->sectors),
+		   blkg_rwstat_total(&st->wait_time),
+		   blkg_rwstat_total(&st->service_time),
+		   blkg_rwstat_total(&st->merged),
+		   blkg_rwstat_total(&st->queued));
+}
+
+/* weight files */
+
+/*
+ * Set the cgroup-wide weight (@leaf false) or leaf weight of @blkcg and
+ * apply it to its groups on every device.  On the root, blkio.weight is
+ * the weight of the root's own tasks, that is, its leaf weight.
+ */
+static int hcfq_set_weight(struct blkcg *blkcg, u64 val, bool leaf)
+{
+	struct hcfq_cgroup_data *cd = blkcg_to_hcfqcd(blkcg);
+	struct blkcg_gq *blkg;
+
+	if (!hcfq_weight_valid(val))
+		return -ERANGE;
+
+	spin_lock_irq(&blkcg->lock);
+	if (!leaf || blkcg == &blkcg_root)
+		cd->leaf_weight = val;
+	if (!leaf)
+		cd->weight = val;
+	hlist_for_each_entry(blkg, &blkcg->blkg_list, blkcg_node) {
+		struct hcfq_group *hg = blkg_to_hcfqg(blkg);
+
+		if (hg)
+			hcfq_group_update_weights(hg, cd);
+	}
+	spin_unlock_irq(&blkcg->lock);
+	return 0;
+}
+
+static int hcfq_weight_write(struct cgroup_subsys_state *css,
+			     struct cftype *cft, u64 val)
+{
+	return hcfq_set_weight(css_to_blkcg(css), val, cft->private);
+}
+
+static int hcfq_weight_show(struct seq_file *sf, void *v)
+{
+	struct hcfq_cgroup_data *cd = blkcg_to_hcfqcd(css_to_blkcg(seq_css(sf)));
+	unsigned int w = seq_cft(sf)->private ? cd->leaf_weight : cd->weight;
+
+	seq_printf(sf, "%u\n", w ?: hcfq_dfl_weight());
+	return 0;
+}
+
+static u64 hcfq_prfill_dev_weight(struct seq_file *sf,
+				  struct blkg_policy_data *pd, int leaf)
+{
+	struct hcfq_group *hg = pd_to_hcfqg(pd);
+	unsigned int w = leaf ? hg->dev_leaf_weight : hg->dev_weight;
+
+	return w ? __blkg_prfill_u64(sf, pd, w) : 0;
+}
+
+static int hcfq_dev_weight_show(struct seq_file *sf, void *v)
+{
+	blkcg_print_blkgs(sf, css_to_blkcg(seq_css(sf)), hcfq_prfill_dev_weight,
+			  &blkcg_policy_hcfq, seq_cft(sf)->private, false);
+	return 0;
+}
+
+/*
+ * "MAJ:MIN W" sets a per-device weight; W = 0 (v1) or "default" (v2)
+ * removes it.  Errors leave everything as it was.
+ */
+static ssize_t hcfq_set_dev_weight(struct kernfs_open_file *of, char *buf,
+				   bool leaf)
+{
+	struct blkcg *blkcg = css_to_blkcg(of_css(of));
+	struct blkg_conf_ctx ctx;
+	struct hcfq_group *hg;
+	char *body;
+	u64 v;
+	int ret;
+
+	blkg_conf_init(&ctx, buf);
+	ret = blkg_conf_prep(blkcg, &blkcg_policy_hcfq, &ctx);
+	if (ret)
+		goto out;
+
+	body = strim(ctx.body);
+	ret = -EINVAL;
+	if (!strcmp(body, "default")) {
+		v = 0;
+	} else if (!kstrtou64(body, 10, &v)) {
+		/* v1 removes with 0, v2 with "default" */
+		ret = -ERANGE;
+		if (v ? !hcfq_weight_valid(v) : hcfq_on_dfl())
+			goto out;
+	} else {
+		goto out;
+	}
+
+	hg = blkg_to_hcfqg(ctx.blkg);
+	if (leaf)
+		hg->dev_leaf_weight = v;
+	else
+		hg->dev_weight = v;
+	spin_lock(&blkcg->lock);
+	hcfq_group_update_weights(hg, blkcg_to_hcfqcd(blkcg));
+	spin_unlock(&blkcg->lock);
+	ret = 0;
+out:
+	blkg_conf_exit(&ctx);
+	return ret;
+}
+
+static ssize_t hcfq_dev_weight_write(struct kernfs_open_file *of, char *buf,
+				     size_t nbytes, loff_t off)
+{
+	return hcfq_set_dev_weight(of, buf, of_cft(of)->private) ?: nbytes;
+}
+
+/* v2 io.hcfq.weight: "N", "default N", "MAJ:MIN N", "MAJ:MIN default" */
+static ssize_t hcfq_dfl_weight_write(struct kernfs_open_file *of, char *buf,
+				     size_t nbytes, loff_t off)
+{
+	struct blkcg *blkcg = css_to_blkcg(of_css(of));
+	char *p = strim(buf);
+	u64 v;
+	int ret;
+
+	if (!strncmp(p, "default", 7) && isspace(p[7]))
+		p = skip_spaces(p + 7);
+	if (isdigit(*p) && !strchr(p, ':')) {
+		ret = kstrtou64(p, 10, &v);
+		if (!ret)
+			ret = hcfq_set_weight(blkcg, v, false);
+		return ret ?: nbytes;
+	}
+	return hcfq_set_dev_weight(of, buf, false) ?: nbytes;
+}
+
+static int hcfq_dfl_weight_show(struct seq_file *sf, void *v)
+{
+	struct hcfq_cgroup_data *cd = blkcg_to_hcfqcd(css_to_blkcg(seq_css(sf)));
+
+	seq_printf(sf, "default %u\n", cd->weight ?: CGROUP_WEIGHT_DFL);
+	blkcg_print_blkgs(sf, css_to_blkcg(seq_css(sf)), hcfq_prfill_dev_weight,
+			  &blkcg_policy_hcfq, 0, false);
+	return 0;
+}
+
+/* v1 statistics in CFQ's formats */
+
+enum hcfq_u64_stat { HCFQ_STAT_TIME, HCFQ_STAT_SECTORS };
+
+static u64 hcfq_u64_stat(struct hcfq_group *hg, int which, bool recursive)
+{
+	struct hcfq_stats *st = &hg->stats;
+
+	if (which == HCFQ_STAT_TIME)
+		return div_u64(READ_ONCE(st->time) +
+			       (recursive ? atomic64_read(&st->dead_time) : 0),
+			       NSEC_PER_MSEC);
+	return READ_ONCE(st->sectors) +
+		(recursive ? atomic64_read(&st->dead_sectors) : 0);
+}
+
+static u64 hcfq_prfill_u64(struct seq_file *sf, struct blkg_policy_data *pd,
+			   int which)
+{
+	return __blkg_prfill_u64(sf, pd,
+				 hcfq_u64_stat(pd_to_hcfqg(pd), which, false));
+}
+
+static u64 hcfq_prfill_u64_recursive(struct seq_file *sf,
+				     struct blkg_policy_data *pd, int which)
+{
+	struct blkcg_gq *pos_blkg, *blkg = pd_to_blkg(pd);
+	struct cgroup_subsys_state *pos_css;
+	u64 sum = 0;
+
+	lockdep_assert_held(&blkg->q->queue_lock);
+
+	rcu_read_lock();
+	blkg_for_each_descendant_pre(pos_blkg, pos_css, blkg) {
+		struct hcfq_group *hg = blkg_to_hcfqg(pos_blkg);
+
+		if (pos_blkg->online && hg)
+			sum += hcfq_u64_stat(hg, which, true);
+	}
+	rcu_read_unlock();
+	return __blkg_prfill_u64(sf, pd, sum);
+}
+
+static int hcfq_print_u64(struct seq_file *sf, void *v)
+{
+	blkcg_print_blkgs(sf, css_to_blkcg(seq_css(sf)), hcfq_prfill_u64,
+			  &blkcg_policy_hcfq, seq_cft(sf)->private, false);
+	return 0;
+}
+
+static int hcfq_print_u64_recursive(struct seq_file *sf, void *v)
+{
+	blkcg_print_blkgs(sf, css_to_blkcg(seq_css(sf)),
+			  hcfq_prfill_u64_recursive, &blkcg_policy_hcfq,
+			  seq_cft(sf)->private, false);
+	return 0;
+}
+
+static int hcfq_print_rwstat(struct seq_file *sf, void *v)
+{
+	blkcg_print_blkgs(sf, css_to_blkcg(seq_css(sf)), blkg_prfill_rwstat,
+			  &blkcg_policy_hcfq, seq_cft(sf)->private, true);
+	return 0;
+}
+
+static u64 hcfq_prfill_rwstat_recursive(struct seq_file *sf,
+					struct blkg_policy_data *pd, int off)
+{
+	struct blkg_rwstat_sample sum;
+
+	blkg_rwstat_recursive_sum(pd_to_blkg(pd), &blkcg_policy_hcfq, off,
+				  &sum);
+	return __blkg_prfill_rwstat(sf, pd, &sum);
+}
+
+static int hcfq_print_rwstat_recursive(struct seq_file *sf, void *v)
+{
+	blkcg_print_blkgs(sf, css_to_blkcg(seq_css(sf)),
+			  hcfq_prfill_rwstat_recursive, &blkcg_policy_hcfq,
+			  seq_cft(sf)->private, true);
+	return 0;
+}
+
+static struct cftype hcfq_legacy_files[] = {
+	{
+		.name = "weight",
+		.seq_show = hcfq_weight_show,
+		.write_u64 = hcfq_weight_write,
+	},
+	{
+		.name = "weight_device",
+		.seq_show = hcfq_dev_weight_show,
+		.write = hcfq_dev_weight_write,
+	},
+	{
+		.name = "leaf_weight",
+		.private = 1,
+		.seq_show = hcfq_weight_show,
+		.write_u64 = hcfq_weight_write,
+	},
+	{
+		.name = "leaf_weight_device",
+		.private = 1,
+		.seq_show = hcfq_dev_weight_show,
+		.write = hcfq_dev_weight_write,
+	},
+	{
+		.name = "time",
+		.private = HCFQ_STAT_TIME,
+		.seq_show = hcfq_print_u64,
+	},
+	{
+		.name = "time_recursive",
+		.private = HCFQ_STAT_TIME,
+		.seq_show = hcfq_print_u64_recursive,
+	},
+	{
+		.name = "sectors",
+		.private = HCFQ_STAT_SECTORS,
+		.seq_show = hcfq_print_u64,
+	},
+	{
+		.name = "sectors_recursive",
+		.private = HCFQ_STAT_SECTORS,
+		.seq_show = hcfq_print_u64_recursive,
+	},
+	{
+		.name = "io_service_bytes",
+		.private = offsetof(struct hcfq_group, stats.bytes),
+		.seq_show = hcfq_print_rwstat,
+	},
+	{
+		.name = "io_service_bytes_recursive",
+		.private = offsetof(struct hcfq_group, stats.bytes),
+		.seq_show = hcfq_print_rwstat_recursive,
+	},
+	{
+		.name = "io_serviced",
+		.private = offsetof(struct hcfq_group, stats.ios),
+		.seq_show = hcfq_print_rwstat,
+	},
+	{
+		.name = "io_serviced_recursive",
+		.private = offsetof(struct hcfq_group, stats.ios),
+		.seq_show = hcfq_print_rwstat_recursive,
+	},
+	{
+		.name = "io_service_time",
+		.private = offsetof(struct hcfq_group, stats.service_time),
+		.seq_show = hcfq_print_rwstat,
+	},
+	{
+		.name = "io_service_time_recursive",
+		.private = offsetof(struct hcfq_group, stats.service_time),
+		.seq_show = hcfq_print_rwstat_recursive,
+	},
+	{
+		.name = "io_wait_time",
+		.private = offsetof(struct hcfq_group, stats.wait_time),
+		.seq_show = hcfq_print_rwstat,
+	},
+	{
+		.name = "io_wait_time_recursive",
+		.private = offsetof(struct hcfq_group, stats.wait_time),
+		.seq_show = hcfq_print_rwstat_recursive,
+	},
+	{
+		.name = "io_merged",
+		.private = offsetof(struct hcfq_group, stats.merged),
+		.seq_show = hcfq_print_rwstat,
+	},
+	{
+		.name = "io_merged_recursive",
+		.private = offsetof(struct hcfq_group, stats.merged),
+		.seq_show = hcfq_print_rwstat_recursive,
+	},
+	{
+		.name = "io_queued",
+		.private = offsetof(struct hcfq_group, stats.queued),
+		.seq_show = hcfq_print_rwstat,
+	},
+	{
+		.name = "io_queued_recursive",
+		.private = offsetof(struct hcfq_group, stats.queued),
+		.seq_show = hcfq_print_rwstat_recursive,
+	},
+	{ }	/* terminate */
+};
+
+static struct cftype hcfq_dfl_files[] = {
+	{
+		.name = "hcfq.weight",
+		.flags = CFTYPE_NOT_ON_ROOT,
+		.seq_show = hcfq_dfl_weight_show,
+		.write = hcfq_dfl_weight_write,
+	},
+	{ }	/* terminate */
+};
+
+struct blkcg_policy blkcg_policy_hcfq = {
+	.dfl_cftypes		= hcfq_dfl_files,
+	.legacy_cftypes		= hcfq_legacy_files,
+
+	.cpd_alloc_fn		= hcfq_cpd_alloc,
+	.cpd_free_fn		= hcfq_cpd_free,
+
+	.pd_alloc_fn		= hcfq_pd_alloc,
+	.pd_init_fn		= hcfq_pd_init,
+	.pd_offline_fn		= hcfq_pd_offline,
+	.pd_free_fn		= hcfq_pd_free,
+	.pd_reset_stats_fn	= hcfq_pd_reset_stats,
+	.pd_stat_fn		= hcfq_pd_stat,
+};
+
+int hcfq_cgroup_register(void)
+{
+	return blkcg_policy_register(&blkcg_policy_hcfq);
+}
+
+void hcfq_cgroup_unregister(void)
+{
+	blkcg_policy_unregister(&blkcg_policy_hcfq);
+}

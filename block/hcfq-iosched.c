@@ -1,0 +1,1261 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hcfq - a hierarchical, CFQ-style blk-mq I/O scheduler that apportions
+ * disk time between cgroups by weight.
+ *
+ * Model
+ * -----
+ * Disk time is the resource.  Whoever holds the disk pays for the time
+ * it held it, whether it moved data or waited for its next request, and
+ * pays in virtual time: the time it used scaled by the inverse of its
+ * weight.  At every level the entity with the least virtual time is
+ * served next, so over time every busy entity gets a share of the disk
+ * proportional to its weight.
+ *
+ * The levels form a tree that mirrors the cgroup hierarchy:
+ *
+ *	root group:  children = { leaf(root), group A, group B }
+ *	group A:     children = { leaf(A), group A1, group A2 }
+ *	leaf(X):     queues   = { process queues and the async queue of X }
+ *
+ * A group competes with its siblings by its weight.  The processes that
+ * sit directly in a group (its "leaf") compete with the group's child
+ * groups as one more child, weighted by the group's leaf_weight, as in
+ * CFQ 3.x.  Only busy entities, with requests queued or being served,
+ * are on a service tree, so an idle group's share goes to the others.
+ *
+ * Inside a group every process has its own sync queue, and the group
+ * has one async queue for writeback.  RT and BE queues share a tree,
+ * weighted by class and level (RT 8x BE; BE level 0 to 7 scale like
+ * CFQ's slices, 180 down to 40); the async queue weighs slice_async /
+ * slice_sync of a BE4 queue, which bounds writeback's share.  IDLE-class
+ * queues are served only when no RT or BE queue of the group is busy,
+ * save one request per HCFQ_IDLE_STARVE so they never hang.
+ *
+ * Dispatch: the queue chosen (walking down the trees by least vtime)
+ * becomes active for a slice (slice_sync, or slice_async, scaled by its
+ * weight and capped by target_latency under low_latency).  It dispatches
+ * until its slice ends or it runs dry; then its slice time is charged to
+ * it and to every entity above it.  The disk is time-shared, so when a
+ * sync queue runs dry it keeps the disk for up to slice_idle if its
+ * think time is short (queue idling), or, when it was the last busy
+ * queue of its group, for up to group_idle (group idling): a process or
+ * a group with one request in flight at a time still gets its share.
+ * On non-rotational devices hcfq idles only while someone else waits.
+ *
+ * IOPS mode: with slice_idle = 0 hcfq does not idle on queues and
+ * charges each slice by the requests dispatched instead of by time, the
+ * throughput-friendly mode for fast devices.  Group idling still applies
+ * unless group_idle is 0 too.
+ *
+ * A (re)joining entity gets vtime max(own vtime, tree min_vtime - one
+ * slice): it keeps credit for at most one slice, so a group that was
+ * briefly empty between two requests does not lose its place, and one
+ * that was away for long cannot hoard service.
+ *
+ * Locking: hd->lock protects all scheduler state and nests inside
+ * q->queue_lock (the blkcg policy callbacks run under it).  The blkcg
+ * files write weights that the scheduler reads with READ_ONCE.
+ */
+#include <linux/blk-mq.h>
+#include <linux/blktrace_api.h>
+#include <linux/ioprio.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+
+#include "elevator.h"
+#include "blk.h"
+#include "blk-mq.h"
+#include "blk-mq-sched.h"
+#include "blk-wbt.h"
+#include "hcfq-iosched.h"
+
+/* defaults, as CFQ had them */
+#define HCFQ_SLICE_SYNC		(100 * NSEC_PER_MSEC)
+#define HCFQ_SLICE_ASYNC	(40 * NSEC_PER_MSEC)
+#define HCFQ_SLICE_IDLE		(8 * NSEC_PER_MSEC)
+#define HCFQ_GROUP_IDLE		(8 * NSEC_PER_MSEC)
+#define HCFQ_TARGET_LATENCY	(300 * NSEC_PER_MSEC)
+#define HCFQ_QUANTUM		8
+/* an IDLE-class queue that waited this long gets one request through */
+#define HCFQ_IDLE_STARVE	(500 * NSEC_PER_MSEC)
+/* charge per request in IOPS mode */
+#define HCFQ_IOPS_CHARGE	NSEC_PER_MSEC
+/* a request this far from the previous one is a seek */
+#define HCFQ_SEEK_THR		(8 * 1024)
+#define HCFQ_BE_WEIGHT		100	/* BE level 4 */
+
+#define HCFQ_RQ_DISPATCHED	((void *)1UL)
+
+static struct kmem_cache *hcfq_queue_pool;
+
+#define hcfq_log_group(hd, hg, fmt, ...)				\
+	blk_add_cgroup_trace_msg((hd)->queue,				\
+		&hcfqg_to_blkg(hg)->blkcg->css, "hcfq " fmt, ##__VA_ARGS__)
+#define hcfq_log_queue(hd, hq, fmt, ...)				\
+do {									\
+	struct hcfq_queue *__hq = (hq);					\
+									\
+	hcfq_log_group(hd, __hq->group, "%d%c " fmt, __hq->pid,		\
+		       __hq->sync ? 'S' : 'A', ##__VA_ARGS__);		\
+} while (0)
+
+/*
+ * Pure helpers: weights, charges, slices and service trees.  They touch
+ * nothing but their arguments, so KUnit tests them directly.
+ */
+
+/* Weight of a queue within its group, from its I/O priority. */
+static unsigned int hcfq_prio_weight(u16 ioprio)
+{
+	unsigned int level = IOPRIO_PRIO_LEVEL(ioprio);
+	unsigned int w;
+
+	if (level >= IOPRIO_NR_LEVELS)
+		level = IOPRIO_NR_LEVELS - 1;
+	/* CFQ's slice scaling: BE4 = 100, each level 20 % of that */
+	w = HCFQ_BE_WEIGHT + HCFQ_BE_WEIGHT / 5 * (4 - (int)level);
+	if (IOPRIO_PRIO_CLASS(ioprio) == IOPRIO_CLASS_RT)
+		w *= 8;
+	return w;
+}
+
+/* Virtual time an entity of @weight pays for @charge of service. */
+static u64 hcfq_vtime_delta(u64 charge, unsigned int weight)
+{
+	return div_u64(charge << HCFQ_VT_SHIFT, max(weight, 1U));
+}
+
+/* Slice length of a queue of @weight whose base slice is @base. */
+static u64 hcfq_scale_slice(u64 base, unsigned int weight)
+{
+	return div_u64(base * weight, HCFQ_BE_WEIGHT);
+}
+
+/*
+ * Cap @slice so that a round over the group's busy queues (total weight
+ * @sum, of which this queue has @weight) fits in @target, but never
+ * below a tenth of @slice.
+ */
+static u64 hcfq_latency_slice(u64 slice, u64 target, unsigned int weight,
+			      unsigned int sum)
+{
+	u64 fair;
+
+	if (!sum || sum <= weight)
+		return slice;
+	fair = div_u64(target * weight, sum);
+	return clamp(fair, div_u64(slice, 10), slice);
+}
+
+/*
+ * Share of the disk an entity gets when everything now busy stays busy:
+ * the product of weight / weight_sum along the path to the top.  Returned
+ * in parts per million.  Used by trace messages and tests only.
+ */
+static u32 __maybe_unused hcfq_hweight_ppm(const struct hcfq_entity *e)
+{
+	u64 share = 1000000;
+
+	for (; e && e->sd; e = e->parent) {
+		if (!e->on_tree || !e->sd->weight_sum)
+			return 0;
+		share = div_u64(share * e->weight, e->sd->weight_sum);
+	}
+	return share;
+}
+
+static void hcfq_sd_init(struct hcfq_sched_data *sd)
+{
+	sd->tree = RB_ROOT_CACHED;
+	sd->min_vtime = 0;
+	sd->nr = 0;
+	sd->weight_sum = 0;
+}
+
+static struct hcfq_entity *hcfq_first(struct hcfq_sched_data *sd)
+{
+	struct rb_node *n = rb_first_cached(&sd->tree);
+
+	return n ? rb_entry(n, struct hcfq_entity, rb) : NULL;
+}
+
+static bool hcfq_vtime_less(struct rb_node *a, const struct rb_node *b)
+{
+	const struct hcfq_entity *ea = rb_entry(a, struct hcfq_entity, rb);
+	const struct hcfq_entity *eb = rb_entry(b, struct hcfq_entity, rb);
+
+	return (s64)(ea->vtime - eb->vtime) < 0;
+}
+
+static void hcfq_update_min_vtime(struct hcfq_sched_data *sd)
+{
+	struct hcfq_entity *first = hcfq_first(sd);
+
+	if (first && (s64)(first->vtime - sd->min_vtime) > 0)
+		sd->min_vtime = first->vtime;
+}
+
+/* Put @e on @sd, with at most one @credit of vtime below the floor. */
+static void hcfq_entity_enqueue(struct hcfq_sched_data *sd,
+				struct hcfq_entity *e, u64 credit)
+{
+	u64 floor = sd->min_vtime - min(credit, sd->min_vtime);
+
+	if ((s64)(e->vtime - floor) < 0)
+		e->vtime = floor;
+	e->sd = sd;
+	e->on_tree = true;
+	sd->nr++;
+	sd->weight_sum += e->weight;
+	rb_add_cached(&e->rb, &sd->tree, hcfq_vtime_less);
+	hcfq_update_min_vtime(sd);
+}
+
+static void hcfq_entity_dequeue(struct hcfq_entity *e)
+{
+	struct hcfq_sched_data *sd = e->sd;
+
+	rb_erase_cached(&e->rb, &sd->tree);
+	RB_CLEAR_NODE(&e->rb);
+	e->on_tree = false;
+	sd->nr--;
+	sd->weight_sum -= e->weight;
+	hcfq_update_min_vtime(sd);
+}
+
+/* Charge @charge of service to @e at @weight, keeping its tree sorted. */
+static void hcfq_entity_charge(struct hcfq_entity *e, u64 charge,
+			       unsigned int weight)
+{
+	struct hcfq_sched_data *sd = e->sd;
+	bool on_tree = e->on_tree;
+
+	if (on_tree)
+		hcfq_entity_dequeue(e);
+	e->weight = weight;
+	e->vtime += hcfq_vtime_delta(charge, weight);
+	if (on_tree) {
+		/* re-insert without touching vtime: no floor applies */
+		e->on_tree = true;
+		sd->nr++;
+		sd->weight_sum += e->weight;
+		rb_add_cached(&e->rb, &sd->tree, hcfq_vtime_less);
+		hcfq_update_min_vtime(sd);
+	}
+}
+
+/*
+ * The scheduler proper.
+ */
+
+static struct hcfq_queue *hcfq_entity_queue(struct hcfq_entity *e)
+{
+	return container_of(e, struct hcfq_queue, entity);
+}
+
+static struct hcfq_group *hcfq_entity_group(struct hcfq_entity *e)
+{
+	if (e->type == HCFQ_ENT_LEAF)
+		return container_of(e, struct hcfq_group, leaf);
+	return container_of(e, struct hcfq_group, entity);
+}
+
+static unsigned int hcfq_entity_weight(struct hcfq_entity *e)
+{
+	switch (e->type) {
+	case HCFQ_ENT_QUEUE:
+		return e->weight;
+	case HCFQ_ENT_LEAF:
+		return hcfq_group_leaf_weight(hcfq_entity_group(e));
+	default:
+		return hcfq_group_weight(hcfq_entity_group(e));
+	}
+}
+
+static bool hcfq_iops_mode(struct hcfq_data *hd)
+{
+	return !READ_ONCE(hd->slice_idle);
+}
+
+static bool hcfq_class_idle(struct hcfq_queue *hq)
+{
+	return IOPRIO_PRIO_CLASS(hq->ioprio) == IOPRIO_CLASS_IDLE;
+}
+
+/* One slice of credit for an entity that joins a tree. */
+static u64 hcfq_credit(struct hcfq_data *hd, struct hcfq_entity *e)
+{
+	return hcfq_vtime_delta(READ_ONCE(hd->slice_sync), e->weight);
+}
+
+/* Mark @hq busy: put it and every idle level above it on their trees. */
+static void hcfq_activate_queue(struct hcfq_data *hd, struct hcfq_queue *hq)
+{
+	struct hcfq_group *hg = hq->group;
+	struct hcfq_entity *e = &hq->entity;
+
+	lockdep_assert_held(&hd->lock);
+
+	hcfq_entity_enqueue(hcfq_class_idle(hq) ? &hg->idle_queues :
+			    &hg->queues, e, hcfq_credit(hd, e));
+	hd->nr_busy++;
+
+	for (e = e->parent; e && !e->on_tree; e = e->parent) {
+		struct hcfq_group *owner = hcfq_entity_group(e);
+		struct hcfq_sched_data *sd = e->type == HCFQ_ENT_LEAF ?
+			&owner->children : &owner->parent->children;
+
+		e->weight = hcfq_entity_weight(e);
+		hcfq_entity_enqueue(sd, e, hcfq_credit(hd, e));
+	}
+}
+
+/* @hq is no longer busy: take it and every emptied level off the trees. */
+static void hcfq_deactivate_queue(struct hcfq_data *hd, struct hcfq_queue *hq)
+{
+	struct hcfq_entity *e = &hq->entity;
+
+	lockdep_assert_held(&hd->lock);
+
+	hcfq_entity_dequeue(e);
+	hd->nr_busy--;
+
+	for (e = e->parent; e && e->on_tree; e = e->parent) {
+		struct hcfq_group *owner = hcfq_entity_group(e);
+
+		if (e->type == HCFQ_ENT_LEAF) {
+			if (owner->queues.nr || owner->idle_queues.nr)
+				break;
+		} else if (owner->children.nr) {
+			break;
+		}
+		hcfq_entity_dequeue(e);
+	}
+}
+
+static void hcfq_get_queue(struct hcfq_queue *hq)
+{
+	lockdep_assert_held(&hq->hd->lock);
+	hq->ref++;
+}
+
+static void hcfq_put_queue(struct hcfq_queue *hq)
+{
+	lockdep_assert_held(&hq->hd->lock);
+	if (--hq->ref)
+		return;
+	WARN_ON_ONCE(hq->entity.on_tree || hq->nr_queued || hq->nr_dispatched);
+	blkg_put(hq->blkg);
+	kmem_cache_free(hcfq_queue_pool, hq);
+}
+
+static struct hcfq_queue *hcfq_alloc_queue(struct hcfq_data *hd,
+					   struct hcfq_group *hg, bool sync,
+					   u16 ioprio)
+{
+	struct hcfq_queue *hq;
+
+	lockdep_assert_held(&hd->lock);
+
+	hq = kmem_cache_alloc_node(hcfq_queue_pool,
+				   GFP_NOWAIT | __GFP_NOWARN | __GFP_ZERO,
+				   hd->queue->node);
+	if (!hq)
+		return NULL;
+	RB_CLEAR_NODE(&hq->entity.rb);
+	hq->entity.type = HCFQ_ENT_QUEUE;
+	hq->entity.parent = &hg->leaf;
+	hq->entity.weight = sync ? hcfq_prio_weight(ioprio) :
+		div64_u64(HCFQ_BE_WEIGHT * READ_ONCE(hd->slice_async),
+			  max_t(u64, READ_ONCE(hd->slice_sync), 1)) ?: 1;
+	hq->hd = hd;
+	hq->group = hg;
+	hq->blkg = hcfqg_to_blkg(hg);
+	blkg_get(hq->blkg);
+	hq->ref = 1;
+	INIT_LIST_HEAD(&hq->fifo);
+	hq->ioprio = ioprio;
+	hq->sync = sync;
+	hq->pid = sync ? current->pid : 0;
+	return hq;
+}
+
+/* Group of a request: its bio's blkg, or the root group. */
+static struct hcfq_group *hcfq_rq_group(struct hcfq_data *hd,
+					struct request *rq)
+{
+	struct hcfq_group *hg = NULL;
+
+	if (rq->bio && rq->bio->bi_blkg)
+		hg = blkg_to_hcfqg(rq->bio->bi_blkg);
+	/* a group going away sends its stragglers to the root */
+	if (!hg || !hg->online)
+		hg = hd->root;
+	return hg;
+}
+
+/* Find or make the queue @rq belongs to; returns it with a reference. */
+static struct hcfq_queue *hcfq_rq_queue(struct hcfq_data *hd,
+					struct request *rq)
+{
+	struct hcfq_group *hg = hcfq_rq_group(hd, rq);
+	u16 ioprio = req_get_ioprio(rq);
+	struct hcfq_io_cq *hic = NULL;
+	struct hcfq_queue *hq;
+
+	lockdep_assert_held(&hd->lock);
+
+	if (!ioprio_valid(ioprio) ||
+	    IOPRIO_PRIO_CLASS(ioprio) == IOPRIO_CLASS_NONE)
+		ioprio = IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, IOPRIO_BE_NORM);
+
+	if (!op_is_sync(rq->cmd_flags) || !rq->elv.icq) {
+		hq = hg->async_queue;
+		if (!hq) {
+			hq = hcfq_alloc_queue(hd, hg, false, ioprio);
+			if (!hq)
+				return NULL;
+			hg->async_queue = hq;
+		}
+		hcfq_get_queue(hq);
+		return hq;
+	}
+
+	hic = container_of(rq->elv.icq, struct hcfq_io_cq, icq);
+	hq = hic->sync_queue;
+	if (hq && hq->group != hg) {
+		/* the process moved to another cgroup */
+		hic->sync_queue = NULL;
+		hcfq_put_queue(hq);
+		hq = NULL;
+	}
+	if (!hq) {
+		hq = hcfq_alloc_queue(hd, hg, true, ioprio);
+		if (!hq)
+			return NULL;
+		hic->sync_queue = hq;
+	}
+	if (hq->ioprio != ioprio && !hq->entity.on_tree) {
+		hq->ioprio = ioprio;
+		hq->entity.weight = hcfq_prio_weight(ioprio);
+	}
+	hcfq_get_queue(hq);
+	return hq;
+}
+
+static u64 hcfq_slice(struct hcfq_data *hd, struct hcfq_queue *hq)
+{
+	u64 base = hq->sync ? READ_ONCE(hd->slice_sync) :
+		READ_ONCE(hd->slice_async);
+	u64 slice = hq->sync ? hcfq_scale_slice(base, hq->entity.weight) :
+		base;
+
+	if (READ_ONCE(hd->low_latency))
+		slice = hcfq_latency_slice(slice, READ_ONCE(hd->target_latency),
+					   hq->entity.weight,
+					   hq->entity.sd->weight_sum);
+	return max_t(u64, slice, 1);
+}
+
+/*
+ * Choose the next queue: walk down from the root by least vtime.
+ * Returns NULL when nothing is busy.
+ */
+static struct hcfq_queue *hcfq_select_queue(struct hcfq_data *hd, u64 now)
+{
+	struct hcfq_group *hg = hd->root;
+	struct hcfq_entity *e;
+
+	lockdep_assert_held(&hd->lock);
+
+	for (;;) {
+		e = hcfq_first(&hg->children);
+		if (!e)
+			return NULL;
+		if (e->type == HCFQ_ENT_GROUP) {
+			hg = hcfq_entity_group(e);
+			continue;
+		}
+		/* the group's own queues */
+		e = hcfq_first(&hg->queues);
+		if (!e || (hg->idle_queues.nr &&
+			   now - hg->last_idle_class_ns > HCFQ_IDLE_STARVE))
+			e = hcfq_first(&hg->idle_queues) ?: e;
+		return e ? hcfq_entity_queue(e) : NULL;
+	}
+}
+
+static void hcfq_set_active(struct hcfq_data *hd, struct hcfq_queue *hq,
+			    u64 now)
+{
+	lockdep_assert_held(&hd->lock);
+
+	hcfq_get_queue(hq);
+	hd->active = hq;
+	hq->slice_start = now;
+	hq->slice_end = now + hcfq_slice(hd, hq);
+	hq->slice_dispatched = 0;
+	if (hcfq_class_idle(hq))
+		hq->group->last_idle_class_ns = now;
+	hcfq_log_queue(hd, hq, "slice start %llu us vtime %llu share %u ppm",
+		       div_u64(hq->slice_end - now, NSEC_PER_USEC),
+		       hq->group->entity.vtime,
+		       hcfq_hweight_ppm(&hq->entity));
+}
+
+static void hcfq_stop_idling(struct hcfq_data *hd)
+{
+	lockdep_assert_held(&hd->lock);
+
+	if (hd->idling) {
+		hd->idling = HCFQ_IDLE_NONE;
+		hrtimer_try_to_cancel(&hd->idle_timer);
+	}
+}
+
+/* End the active queue's slice and charge it up the hierarchy. */
+static void hcfq_expire(struct hcfq_data *hd, u64 now, const char *why)
+{
+	struct hcfq_queue *hq = hd->active;
+	struct hcfq_entity *e;
+	u64 charge;
+
+	lockdep_assert_held(&hd->lock);
+
+	hcfq_stop_idling(hd);
+	if (hcfq_iops_mode(hd))
+		charge = (u64)hq->slice_dispatched * HCFQ_IOPS_CHARGE;
+	else
+		charge = now - hq->slice_start;
+
+	for (e = &hq->entity; e; e = e->parent)
+		hcfq_entity_charge(e, charge, hcfq_entity_weight(e));
+
+	WRITE_ONCE(hq->group->stats.time, hq->group->stats.time + charge);
+	hcfq_log_queue(hd, hq, "expire %s used %llu us disp %u vtime %llu",
+		       why, div_u64(now - hq->slice_start, NSEC_PER_USEC),
+		       hq->slice_dispatched, hq->group->entity.vtime);
+
+	hd->active = NULL;
+	if (!hq->nr_queued)
+		hcfq_deactivate_queue(hd, hq);
+	hcfq_put_queue(hq);
+}
+
+static bool hcfq_seeky(struct hcfq_queue *hq)
+{
+	return hweight32(hq->seek_history) > 32 / 8;
+}
+
+/* Should the disk wait for the active queue, which just ran dry? */
+static enum hcfq_idle_kind hcfq_idle_kind(struct hcfq_data *hd,
+					  struct hcfq_queue *hq)
+{
+	bool nonrot = blk_queue_nonrot(hd->queue);
+	struct hcfq_group *hg = hq->group;
+	bool others;
+
+	lockdep_assert_held(&hd->lock);
+
+	if (!hq->sync || hcfq_class_idle(hq))
+		return HCFQ_IDLE_NONE;
+	/* hq is still busy while active: anyone else? */
+	others = hd->nr_busy > 1;
+	if (nonrot && !others)
+		return HCFQ_IDLE_NONE;
+
+	if (READ_ONCE(hd->slice_idle) && !(nonrot && hcfq_seeky(hq)) &&
+	    hq->ttime_mean <= READ_ONCE(hd->slice_idle))
+		return HCFQ_IDLE_QUEUE;
+
+	/* last busy queue of its group, and other groups are waiting */
+	if (READ_ONCE(hd->group_idle) && hg->queues.nr + hg->idle_queues.nr == 1 &&
+	    (!nonrot || hd->nr_busy > 1))
+		return HCFQ_IDLE_GROUP;
+	return HCFQ_IDLE_NONE;
+}
+
+static void hcfq_arm_idle(struct hcfq_data *hd, enum hcfq_idle_kind kind)
+{
+	u64 wait = kind == HCFQ_IDLE_QUEUE ? READ_ONCE(hd->slice_idle) :
+		READ_ONCE(hd->group_idle);
+	struct hcfq_queue *hq = hd->active;
+
+	lockdep_assert_held(&hd->lock);
+
+	/* never idle past the end of the slice */
+	wait = min(wait, hq->slice_end - min(hq->slice_end, ktime_get_ns()));
+	hd->idling = kind;
+	hrtimer_start(&hd->idle_timer, ns_to_ktime(wait), HRTIMER_MODE_REL);
+	hcfq_log_queue(hd, hq, "idle %s %llu us",
+		       kind == HCFQ_IDLE_QUEUE ? "queue" : "group",
+		       div_u64(wait, NSEC_PER_USEC));
+}
+
+static void hcfq_remove_request(struct hcfq_data *hd, struct hcfq_queue *hq,
+				struct request *rq)
+{
+	struct request_queue *q = hd->queue;
+
+	lockdep_assert_held(&hd->lock);
+
+	list_del_init(&rq->queuelist);
+	hq->nr_queued--;
+	hd->nr_queued--;
+	elv_rqhash_del(q, rq);
+	if (q->last_merge == rq)
+		q->last_merge = NULL;
+	blkg_rwstat_add(&hq->group->stats.queued, rq->cmd_flags, -1);
+}
+
+static struct request *hcfq_dispatch_from(struct hcfq_data *hd,
+					  struct hcfq_queue *hq, u64 now)
+{
+	struct request *rq = list_first_entry(&hq->fifo, struct request,
+					      queuelist);
+
+	lockdep_assert_held(&hd->lock);
+
+	hcfq_remove_request(hd, hq, rq);
+	rq->elv.priv[1] = HCFQ_RQ_DISPATCHED;
+	hq->nr_dispatched++;
+	hq->slice_dispatched++;
+	hd->rq_in_driver++;
+	hcfq_stats_dispatch(hq->group, rq, now - rq->fifo_time);
+	WRITE_ONCE(hq->group->stats.sectors,
+		   hq->group->stats.sectors + blk_rq_sectors(rq));
+	rq->fifo_time = now;	/* from here on: dispatch time */
+	rq->rq_flags |= RQF_STARTED;
+	return rq;
+}
+
+/*
+ * Decide about the active queue.  Returns true if the disk stays with it,
+ * with *rqp the request to dispatch or NULL to wait; false if the queue
+ * was expired and another is to be chosen.
+ */
+static bool hcfq_serve_active(struct hcfq_data *hd, u64 now,
+			      struct request **rqp)
+{
+	struct hcfq_queue *hq = hd->active;
+	enum hcfq_idle_kind kind;
+
+	lockdep_assert_held(&hd->lock);
+
+	*rqp = NULL;
+	if (hd->idling)
+		return true;
+	if ((s64)(now - hq->slice_end) >= 0) {
+		hcfq_expire(hd, now, "slice");
+		return false;
+	}
+	if (hq->nr_queued) {
+		/* the IDLE class gets one request while others wait */
+		if (hd->nr_busy > 1 && hcfq_class_idle(hq) &&
+		    hq->slice_dispatched) {
+			hcfq_expire(hd, now, "idle class");
+			return false;
+		}
+		/* past the quantum, the next completion kicks us again */
+		if (hd->nr_busy <= 1 ||
+		    hq->nr_dispatched < READ_ONCE(hd->quantum))
+			*rqp = hcfq_dispatch_from(hd, hq, now);
+		return true;
+	}
+	kind = hcfq_idle_kind(hd, hq);
+	if (kind == HCFQ_IDLE_NONE) {
+		hcfq_expire(hd, now, "empty");
+		return false;
+	}
+	/* wait for the request in flight, then idle */
+	if (!hq->nr_dispatched)
+		hcfq_arm_idle(hd, kind);
+	return true;
+}
+
+static struct request *__hcfq_dispatch(struct hcfq_data *hd)
+{
+	struct hcfq_queue *hq;
+	struct request *rq;
+	u64 now = ktime_get_ns();
+
+	lockdep_assert_held(&hd->lock);
+
+	if (!list_empty(&hd->dispatch)) {
+		rq = list_first_entry(&hd->dispatch, struct request, queuelist);
+		list_del_init(&rq->queuelist);
+		hq = rq->elv.priv[0];
+		if (hq) {
+			rq->elv.priv[1] = HCFQ_RQ_DISPATCHED;
+			rq->fifo_time = now;
+			hq->nr_dispatched++;
+			hd->rq_in_driver++;
+		}
+		rq->rq_flags |= RQF_STARTED;
+		return rq;
+	}
+
+	if (hd->active && hcfq_serve_active(hd, now, &rq)) {
+		/* a completion or the idle timer runs the queue again */
+		if (!rq)
+			hd->withheld = hd->nr_queued > 0;
+		return rq;
+	}
+
+	hq = hcfq_select_queue(hd, now);
+	if (!hq)
+		return NULL;
+	hcfq_set_active(hd, hq, now);
+	return hcfq_dispatch_from(hd, hq, now);
+}
+
+static struct request *hcfq_dispatch_request(struct blk_mq_hw_ctx *hctx)
+{
+	struct hcfq_data *hd = hctx->queue->elevator->elevator_data;
+	struct request *rq;
+
+	spin_lock_irq(&hd->lock);
+	rq = __hcfq_dispatch(hd);
+	spin_unlock_irq(&hd->lock);
+	return rq;
+}
+
+static bool hcfq_has_work(struct blk_mq_hw_ctx *hctx)
+{
+	struct hcfq_data *hd = hctx->queue->elevator->elevator_data;
+
+	return READ_ONCE(hd->nr_queued) || !list_empty_careful(&hd->dispatch);
+}
+
+static void hcfq_kick(struct hcfq_data *hd)
+{
+	blk_mq_run_hw_queues(hd->queue, true);
+}
+
+static enum hrtimer_restart hcfq_idle_timer_fn(struct hrtimer *timer)
+{
+	struct hcfq_data *hd = container_of(timer, struct hcfq_data,
+					    idle_timer);
+	unsigned long flags;
+
+	spin_lock_irqsave(&hd->lock, flags);
+	if (hd->idling && hd->active) {
+		hd->idling = HCFQ_IDLE_NONE;
+		hcfq_expire(hd, ktime_get_ns(), "idle");
+	}
+	spin_unlock_irqrestore(&hd->lock, flags);
+	hcfq_kick(hd);
+	return HRTIMER_NORESTART;
+}
+
+/* Update think time and seekiness of a sync queue at a new request. */
+static void hcfq_update_queue_stats(struct hcfq_data *hd,
+				    struct hcfq_queue *hq, struct request *rq,
+				    u64 now)
+{
+	sector_t pos = blk_rq_pos(rq);
+	sector_t dist;
+
+	if (!hq->sync)
+		return;
+	if (!hq->nr_queued && !hq->nr_dispatched && hq->last_end_ns) {
+		u64 sample = min(now - hq->last_end_ns,
+				 2 * READ_ONCE(hd->slice_idle));
+
+		hq->ttime_mean = hq->ttime_samples ?
+			div_u64(hq->ttime_mean * 7 + sample, 8) : sample;
+		hq->ttime_samples++;
+	}
+	dist = pos > hq->last_pos ? pos - hq->last_pos : hq->last_pos - pos;
+	hq->seek_history = (hq->seek_history << 1) |
+		(hq->last_pos && dist > HCFQ_SEEK_THR);
+	hq->last_pos = pos + blk_rq_sectors(rq);
+}
+
+static void hcfq_insert_request(struct hcfq_data *hd, struct request *rq,
+				blk_insert_t flags, struct list_head *free)
+{
+	struct request_queue *q = hd->queue;
+	struct hcfq_queue *hq, *active;
+	u64 now = ktime_get_ns();
+
+	lockdep_assert_held(&hd->lock);
+
+	if (blk_mq_sched_try_insert_merge(q, rq, free))
+		return;
+
+	hq = rq->elv.priv[0];
+	if (!hq && (rq->rq_flags & RQF_USE_SCHED)) {
+		hq = hcfq_rq_queue(hd, rq);
+		rq->elv.priv[0] = hq;
+	}
+	rq->elv.priv[1] = NULL;
+
+	if (!hq || (flags & BLK_MQ_INSERT_AT_HEAD)) {
+		list_add(&rq->queuelist, &hd->dispatch);
+		return;
+	}
+
+	hcfq_update_queue_stats(hd, hq, rq, now);
+	rq->fifo_time = now;	/* insertion time, until dispatch */
+	list_add_tail(&rq->queuelist, &hq->fifo);
+	hq->nr_queued++;
+	hd->nr_queued++;
+	blkg_rwstat_add(&hq->group->stats.queued, rq->cmd_flags, 1);
+	if (rq_mergeable(rq)) {
+		elv_rqhash_add(q, rq);
+		if (!q->last_merge)
+			q->last_merge = rq;
+	}
+	if (!hq->entity.on_tree)
+		hcfq_activate_queue(hd, hq);
+
+	active = hd->active;
+	if (!active || active == hq)
+		goto out;
+	if (active->group == hq->group) {
+		/* group idling ends, RT preempts BE, sync preempts async */
+		if (hd->idling == HCFQ_IDLE_GROUP ||
+		    (IOPRIO_PRIO_CLASS(hq->ioprio) == IOPRIO_CLASS_RT &&
+		     IOPRIO_PRIO_CLASS(active->ioprio) != IOPRIO_CLASS_RT) ||
+		    (hq->sync && !active->sync))
+			hcfq_expire(hd, now, "preempt");
+	} else if (hcfq_class_idle(active) && !hcfq_class_idle(hq)) {
+		hcfq_expire(hd, now, "preempt idle class");
+	}
+out:
+	if (hd->active == hq && hd->idling)
+		hcfq_stop_idling(hd);
+}
+
+static void hcfq_insert_requests(struct blk_mq_hw_ctx *hctx,
+				 struct list_head *list, blk_insert_t flags)
+{
+	struct hcfq_data *hd = hctx->queue->elevator->elevator_data;
+	LIST_HEAD(free);
+
+	spin_lock_irq(&hd->lock);
+	while (!list_empty(list)) {
+		struct request *rq = list_first_entry(list, struct request,
+						      queuelist);
+
+		list_del_init(&rq->queuelist);
+		hcfq_insert_request(hd, rq, flags, &free);
+	}
+	spin_unlock_irq(&hd->lock);
+	blk_mq_free_requests(&free);
+}
+
+static void hcfq_prepare_request(struct request *rq)
+{
+	rq->elv.icq = ioc_find_get_icq(rq->q);
+	rq->elv.priv[0] = NULL;
+	rq->elv.priv[1] = NULL;
+}
+
+static void hcfq_completed(struct hcfq_data *hd, struct hcfq_queue *hq,
+			   struct request *rq)
+{
+	u64 now = ktime_get_ns();
+
+	lockdep_assert_held(&hd->lock);
+
+	rq->elv.priv[1] = NULL;
+	hq->nr_dispatched--;
+	hd->rq_in_driver--;
+	hq->last_end_ns = now;
+	hcfq_stats_complete(hq->group, rq, now - rq->fifo_time);
+
+	if (hd->active == hq && !hq->nr_queued && !hq->nr_dispatched &&
+	    !hd->idling) {
+		enum hcfq_idle_kind kind = hcfq_idle_kind(hd, hq);
+
+		if (kind != HCFQ_IDLE_NONE && (s64)(now - hq->slice_end) < 0)
+			hcfq_arm_idle(hd, kind);
+	}
+}
+
+static void hcfq_finish_request(struct request *rq)
+{
+	struct hcfq_queue *hq = rq->elv.priv[0];
+
+	if (hq) {
+		struct hcfq_data *hd = hq->hd;
+		unsigned long flags;
+		bool kick;
+
+		spin_lock_irqsave(&hd->lock, flags);
+		if (rq->elv.priv[1] == HCFQ_RQ_DISPATCHED)
+			hcfq_completed(hd, hq, rq);
+		rq->elv.priv[0] = NULL;
+		hcfq_put_queue(hq);
+		kick = hd->withheld && !hd->idling;
+		if (kick)
+			hd->withheld = false;
+		spin_unlock_irqrestore(&hd->lock, flags);
+		if (kick)
+			hcfq_kick(hd);
+	}
+
+	if (rq->elv.icq) {
+		put_io_context(rq->elv.icq->ioc);
+		rq->elv.icq = NULL;
+	}
+}
+
+static void hcfq_requeue_request(struct request *rq)
+{
+	struct hcfq_queue *hq = rq->elv.priv[0];
+	unsigned long flags;
+
+	if (!hq || rq->elv.priv[1] != HCFQ_RQ_DISPATCHED)
+		return;
+	spin_lock_irqsave(&hq->hd->lock, flags);
+	rq->elv.priv[1] = NULL;
+	hq->nr_dispatched--;
+	hq->hd->rq_in_driver--;
+	spin_unlock_irqrestore(&hq->hd->lock, flags);
+}
+
+static bool hcfq_bio_merge(struct request_queue *q, struct bio *bio,
+			   unsigned int nr_segs)
+{
+	struct hcfq_data *hd = q->elevator->elevator_data;
+	struct request *free = NULL;
+	bool ret;
+
+	spin_lock_irq(&hd->lock);
+	ret = blk_mq_sched_try_merge(q, bio, nr_segs, &free);
+	spin_unlock_irq(&hd->lock);
+	if (free)
+		blk_mq_free_request(free);
+	return ret;
+}
+
+static void hcfq_request_merged(struct request_queue *q, struct request *rq,
+				enum elv_merge type)
+{
+	struct hcfq_queue *hq = rq->elv.priv[0];
+
+	if (hq)
+		blkg_rwstat_add(&hq->group->stats.merged, rq->cmd_flags, 1);
+}
+
+/* @next was merged into @rq and leaves the scheduler. */
+static void hcfq_requests_merged(struct request_queue *q, struct request *rq,
+				 struct request *next)
+{
+	struct hcfq_data *hd = q->elevator->elevator_data;
+	struct hcfq_queue *hq = next->elv.priv[0];
+
+	lockdep_assert_held(&hd->lock);
+
+	if (!hq) {
+		list_del_init(&next->queuelist);
+		return;
+	}
+	if ((s64)(next->fifo_time - rq->fifo_time) < 0)
+		rq->fifo_time = next->fifo_time;
+	hcfq_remove_request(hd, hq, next);
+	blkg_rwstat_add(&hq->group->stats.merged, next->cmd_flags, 1);
+	if (!hq->nr_queued && hd->active != hq && hq->entity.on_tree)
+		hcfq_deactivate_queue(hd, hq);
+}
+
+static void hcfq_exit_icq(struct io_cq *icq)
+{
+	struct hcfq_io_cq *hic = container_of(icq, struct hcfq_io_cq, icq);
+	struct hcfq_queue *hq = hic->sync_queue;
+	struct hcfq_data *hd;
+	unsigned long flags;
+
+	if (!hq)
+		return;
+	hd = hq->hd;
+	spin_lock_irqsave(&hd->lock, flags);
+	hic->sync_queue = NULL;
+	hcfq_put_queue(hq);
+	spin_unlock_irqrestore(&hd->lock, flags);
+}
+
+/* Called by the blkcg policy when a group's pd is initialised. */
+void hcfq_group_init(struct hcfq_data *hd, struct hcfq_group *hg)
+{
+	struct blkcg_gq *blkg = hcfqg_to_blkg(hg);
+
+	hg->hd = hd;
+	hg->parent = blkg->parent ? blkg_to_hcfqg(blkg->parent) : NULL;
+	hcfq_sd_init(&hg->children);
+	hcfq_sd_init(&hg->queues);
+	hcfq_sd_init(&hg->idle_queues);
+	RB_CLEAR_NODE(&hg->entity.rb);
+	RB_CLEAR_NODE(&hg->leaf.rb);
+	/*
+	 * A child group competes on its parent's @children, beside the
+	 * parent's leaf; both answer to the parent's own entity, which
+	 * competes a level up.  The root's entity is on no tree.
+	 */
+	hg->entity.type = HCFQ_ENT_GROUP;
+	hg->entity.parent = hg->parent && hg->parent->parent ?
+		&hg->parent->entity : NULL;
+	hg->entity.weight = hcfq_group_weight(hg);
+	hg->leaf.type = HCFQ_ENT_LEAF;
+	hg->leaf.parent = hg->parent ? &hg->entity : NULL;
+	hg->leaf.weight = hcfq_group_leaf_weight(hg);
+	hg->online = true;
+}
+
+/*
+ * A group's cgroup is going away (or the policy is being deactivated):
+ * drop the async queue, whose blkg reference would otherwise keep the
+ * group alive.  Called under q->queue_lock.
+ */
+void hcfq_group_offline(struct hcfq_group *hg)
+{
+	struct hcfq_data *hd = hg->hd;
+	unsigned long flags;
+
+	spin_lock_irqsave(&hd->lock, flags);
+	hg->online = false;
+	if (hg->async_queue) {
+		hcfq_put_queue(hg->async_queue);
+		hg->async_queue = NULL;
+	}
+	spin_unlock_irqrestore(&hd->lock, flags);
+}
+
+static int hcfq_init_sched(struct request_queue *q, struct elevator_type *e)
+{
+	struct elevator_queue *eq;
+	struct hcfq_data *hd;
+	int ret = -ENOMEM;
+
+	eq = elevator_alloc(q, e);
+	if (!eq)
+		return ret;
+
+	hd = kzalloc_node(sizeof(*hd), GFP_KERNEL, q->node);
+	if (!hd)
+		goto put_eq;
+	eq->elevator_data = hd;
+	spin_lock_init(&hd->lock);
+	hd->queue = q;
+	INIT_LIST_HEAD(&hd->dispatch);
+	hrtimer_init(&hd->idle_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	hd->idle_timer.function = hcfq_idle_timer_fn;
+	hd->slice_sync = HCFQ_SLICE_SYNC;
+	hd->slice_async = HCFQ_SLICE_ASYNC;
+	hd->slice_idle = HCFQ_SLICE_IDLE;
+	hd->group_idle = HCFQ_GROUP_IDLE;
+	hd->target_latency = HCFQ_TARGET_LATENCY;
+	hd->quantum = HCFQ_QUANTUM;
+	hd->low_latency = 1;
+
+	q->elevator = eq;
+	ret = blkcg_activate_policy(q->disk, &blkcg_policy_hcfq);
+	if (ret)
+		goto free_hd;
+	hd->root = blkg_to_hcfqg(q->root_blkg);
+
+	/* one dispatcher for the whole queue: fairness is per device */
+	blk_queue_flag_set(QUEUE_FLAG_SQ_SCHED, q);
+	/* hcfq bounds writeback itself: see Documentation/block/hcfq-iosched.rst */
+	set_bit(ELEVATOR_FLAG_DISABLE_WBT, &eq->flags);
+	wbt_disable_default(q->disk);
+	return 0;
+
+free_hd:
+	q->elevator = NULL;
+	kfree(hd);
+put_eq:
+	kobject_put(&eq->kobj);
+	return ret;
+}
+
+static void hcfq_exit_sched(struct elevator_queue *e)
+{
+	struct hcfq_data *hd = e->elevator_data;
+
+	hrtimer_cancel(&hd->idle_timer);
+	spin_lock_irq(&hd->lock);
+	if (hd->active) {
+		hcfq_expire(hd, ktime_get_ns(), "exit");
+		hd->idling = HCFQ_IDLE_NONE;
+	}
+	WARN_ON_ONCE(hd->nr_queued || !list_empty(&hd->dispatch));
+	spin_unlock_irq(&hd->lock);
+
+	/* offlines every group, which drops the async queues */
+	blkcg_deactivate_policy(hd->queue->disk, &blkcg_policy_hcfq);
+	hrtimer_cancel(&hd->idle_timer);
+
+	clear_bit(ELEVATOR_FLAG_DISABLE_WBT, &e->flags);
+	wbt_enable_default(hd->queue->disk);
+	kfree(hd);
+}
+
+/*
+ * sysfs tunables in /sys/block/<dev>/queue/iosched/, all u64 in struct
+ * hcfq_data.  Times are kept in ns and shown in ms, or in us for the _us
+ * variants.  Writers use WRITE_ONCE, the scheduler READ_ONCE.
+ */
+enum hcfq_tunable_id {
+	HCFQ_T_slice_sync,
+	HCFQ_T_slice_async,
+	HCFQ_T_slice_idle,
+	HCFQ_T_slice_idle_us,
+	HCFQ_T_group_idle,
+	HCFQ_T_group_idle_us,
+	HCFQ_T_target_latency,
+	HCFQ_T_quantum,
+	HCFQ_T_low_latency,
+};
+
+struct hcfq_tunable {
+	size_t		offset;		/* in struct hcfq_data */
+	u64		unit;		/* ns per unit shown */
+	u64		min, max;	/* in units shown */
+};
+
+#define HCFQ_TUNABLE(field, u, lo, hi)					\
+	{ .offset = offsetof(struct hcfq_data, field), .unit = (u),	\
+	  .min = (lo), .max = (hi) }
+
+static const struct hcfq_tunable hcfq_tunables[] = {
+	[HCFQ_T_slice_sync]	= HCFQ_TUNABLE(slice_sync, NSEC_PER_MSEC, 1, 10000),
+	[HCFQ_T_slice_async]	= HCFQ_TUNABLE(slice_async, NSEC_PER_MSEC, 1, 10000),
+	[HCFQ_T_slice_idle]	= HCFQ_TUNABLE(slice_idle, NSEC_PER_MSEC, 0, 1000),
+	[HCFQ_T_slice_idle_us]	= HCFQ_TUNABLE(slice_idle, NSEC_PER_USEC, 0, 1000000),
+	[HCFQ_T_group_idle]	= HCFQ_TUNABLE(group_idle, NSEC_PER_MSEC, 0, 1000),
+	[HCFQ_T_group_idle_us]	= HCFQ_TUNABLE(group_idle, NSEC_PER_USEC, 0, 1000000),
+	[HCFQ_T_target_latency]	= HCFQ_TUNABLE(target_latency, NSEC_PER_MSEC, 1, 10000),
+	[HCFQ_T_quantum]	= HCFQ_TUNABLE(quantum, 1, 1, 256),
+	[HCFQ_T_low_latency]	= HCFQ_TUNABLE(low_latency, 1, 0, 1),
+};
+
+static ssize_t hcfq_tunable_show(struct elevator_queue *e, char *page,
+				 enum hcfq_tunable_id id)
+{
+	const struct hcfq_tunable *t = &hcfq_tunables[id];
+	u64 *var = (void *)e->elevator_data + t->offset;
+
+	return sysfs_emit(page, "%llu\n", div64_u64(READ_ONCE(*var), t->unit));
+}
+
+static ssize_t hcfq_tunable_store(struct elevator_queue *e, const char *page,
+				  size_t count, enum hcfq_tunable_id id)
+{
+	const struct hcfq_tunable *t = &hcfq_tunables[id];
+	u64 *var = (void *)e->elevator_data + t->offset;
+	u64 v;
+	int ret = kstrtou64(page, 10, &v);
+
+	if (ret)
+		return ret;
+	if (v < t->min || v > t->max)
+		return -ERANGE;
+	WRITE_ONCE(*var, v * t->unit);
+	return count;
+}
+
+#define HCFQ_ATTR(name)							\
+static ssize_t hcfq_##name##_show(struct elevator_queue *e, char *page) \
+{									\
+	return hcfq_tunable_show(e, page, HCFQ_T_##name);		\
+}									\
+static ssize_t hcfq_##name##_store(struct elevator_queue *e,		\
+				   const char *page, size_t count)	\
+{									\
+	return hcfq_tunable_store(e, page, count, HCFQ_T_##name);	\
+}
+
+HCFQ_ATTR(slice_sync);
+HCFQ_ATTR(slice_async);
+HCFQ_ATTR(slice_idle);
+HCFQ_ATTR(slice_idle_us);
+HCFQ_ATTR(group_idle);
+HCFQ_ATTR(group_idle_us);
+HCFQ_ATTR(target_latency);
+HCFQ_ATTR(quantum);
+HCFQ_ATTR(low_latency);
+
+#define HCFQ_FS_ENTRY(name) \
+	__ATTR(name, 0644, hcfq_##name##_show, hcfq_##name##_store)
+
+static struct elv_fs_entry hcfq_attrs[] = {
+	HCFQ_FS_ENTRY(slice_sync),
+	HCFQ_FS_ENTRY(slice_async),
+	HCFQ_FS_ENTRY(slice_idle),
+	HCFQ_FS_ENTRY(slice_idle_us),
+	HCFQ_FS_ENTRY(group_idle),
+	HCFQ_FS_ENTRY(group_idle_us),
+	HCFQ_FS_ENTRY(target_latency),
+	HCFQ_FS_ENTRY(quantum),
+	HCFQ_FS_ENTRY(low_latency),
+	__ATTR_NULL
+};
+
+static struct elevator_type hcfq_mq = {
+	.ops = {
+		.insert_requests	= hcfq_insert_requests,
+		.dispatch_request	= hcfq_dispatch_request,
+		.prepare_request	= hcfq_prepare_request,
+		.finish_request		= hcfq_finish_request,
+		.requeue_request	= hcfq_requeue_request,
+		.bio_merge		= hcfq_bio_merge,
+		.request_merged		= hcfq_request_merged,
+		.requests_merged	= hcfq_requests_merged,
+		.has_work		= hcfq_has_work,
+		.exit_icq		= hcfq_exit_icq,
+		.init_sched		= hcfq_init_sched,
+		.exit_sched		= hcfq_exit_sched,
+	},
+	.icq_size	= sizeof(struct hcfq_io_cq),
+	.icq_align	= __alignof__(struct hcfq_io_cq),
+	.elevator_attrs	= hcfq_attrs,
+	.elevator_name	= "hcfq",
+	.elevator_owner	= THIS_MODULE,
+};
+MODULE_ALIAS("hcfq-iosched");
+
+static int __init hcfq_init(void)
+{
+	int ret;
+
+	hcfq_queue_pool = KMEM_CACHE(hcfq_queue, 0);
+	if (!hcfq_queue_pool)
+		return -ENOMEM;
+	ret = hcfq_cgroup_register();
+	if (ret)
+		goto free_pool;
+	ret = elv_register(&hcfq_mq);
+	if (ret)
+		goto unregister_pol;
+	return 0;
+
+unregister_pol:
+	hcfq_cgroup_unregister();
+free_pool:
+	kmem_cache_destroy(hcfq_queue_pool);
+	return ret;
+}
+
+static void __exit hcfq_exit(void)
+{
+	elv_unregister(&hcfq_mq);
+	hcfq_cgroup_unregister();
+	kmem_cache_destroy(hcfq_queue_pool);
+}
+
+module_init(hcfq_init);
+module_exit(hcfq_exit);
+
+MODULE_AUTHOR("hcfq developers");
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Hierarchical CFQ-style proportional I/O scheduler");
+
+#if IS_ENABLED(CONFIG_HCFQ_KUNIT_TEST)
+#include "hcfq-test.c"
+#endif

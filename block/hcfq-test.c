@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for hcfq's pure logic: weights by I/O priority, vtime
+ * charging, service-tree ordering and placement, hierarchical shares and
+ * slice scaling.  Included from hcfq-iosched.c so that the static
+ * helpers can be tested as they are.
+ */
+#include <kunit/test.h>
+
+static void hcfq_test_prio_weight(struct kunit *test)
+{
+	int level;
+
+	KUNIT_EXPECT_EQ(test, hcfq_prio_weight(IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 4)), 100U);
+	KUNIT_EXPECT_EQ(test, hcfq_prio_weight(IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 0)), 180U);
+	KUNIT_EXPECT_EQ(test, hcfq_prio_weight(IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 7)), 40U);
+	KUNIT_EXPECT_EQ(test, hcfq_prio_weight(IOPRIO_PRIO_VALUE(IOPRIO_CLASS_RT, 0)), 1440U);
+	for (level = 1; level < IOPRIO_NR_LEVELS; level++) {
+		u16 be = IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, level);
+		u16 be_up = IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, level - 1);
+		u16 rt = IOPRIO_PRIO_VALUE(IOPRIO_CLASS_RT, level);
+
+		KUNIT_EXPECT_GT(test, hcfq_prio_weight(be_up),
+				hcfq_prio_weight(be));
+		KUNIT_EXPECT_GT(test, hcfq_prio_weight(rt),
+				hcfq_prio_weight(IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 0)));
+	}
+}
+
+static void hcfq_test_vtime_delta(struct kunit *test)
+{
+	u64 ms = NSEC_PER_MSEC;
+
+	KUNIT_EXPECT_EQ(test, hcfq_vtime_delta(ms, 100),
+			2 * hcfq_vtime_delta(ms, 200));
+	KUNIT_EXPECT_EQ(test, hcfq_vtime_delta(ms, 100),
+			10 * hcfq_vtime_delta(ms, 1000));
+	KUNIT_EXPECT_EQ(test, hcfq_vtime_delta(ms, 1),
+			(ms << HCFQ_VT_SHIFT));
+	/* weight 0 must not divide by zero */
+	KUNIT_EXPECT_EQ(test, hcfq_vtime_delta(ms, 0), hcfq_vtime_delta(ms, 1));
+	/* ten seconds at the largest weight still moves vtime */
+	KUNIT_EXPECT_GT(test, hcfq_vtime_delta(1, CGROUP_WEIGHT_MAX), 0ULL);
+}
+
+static void hcfq_test_entity_init(struct hcfq_entity *e, unsigned int w,
+				  struct hcfq_entity *parent)
+{
+	memset(e, 0, sizeof(*e));
+	RB_CLEAR_NODE(&e->rb);
+	e->weight = w;
+	e->parent = parent;
+}
+
+static void hcfq_test_tree_order(struct kunit *test)
+{
+	struct hcfq_sched_data sd;
+	struct hcfq_entity e[3];
+
+	hcfq_sd_init(&sd);
+	hcfq_test_entity_init(&e[0], 100, NULL);
+	hcfq_test_entity_init(&e[1], 100, NULL);
+	hcfq_test_entity_init(&e[2], 100, NULL);
+	e[0].vtime = 30;
+	e[1].vtime = 10;
+	e[2].vtime = 20;
+	hcfq_entity_enqueue(&sd, &e[0], 0);
+	hcfq_entity_enqueue(&sd, &e[1], 0);
+	hcfq_entity_enqueue(&sd, &e[2], 0);
+	KUNIT_EXPECT_EQ(test, sd.nr, 3U);
+	KUNIT_EXPECT_EQ(test, sd.weight_sum, 300U);
+	KUNIT_EXPECT_PTR_EQ(test, hcfq_first(&sd), &e[1]);
+
+	/* charging the first moves it behind the others */
+	hcfq_entity_charge(&e[1], 1, 100);
+	KUNIT_EXPECT_PTR_EQ(test, hcfq_first(&sd), &e[2]);
+	/* weight changes on charge are reflected in the sum */
+	hcfq_entity_charge(&e[2], 0, 300);
+	KUNIT_EXPECT_EQ(test, sd.weight_sum, 500U);
+
+	hcfq_entity_dequeue(&e[2]);
+	KUNIT_EXPECT_EQ(test, sd.nr, 2U);
+	KUNIT_EXPECT_EQ(test, sd.weight_sum, 200U);
+	KUNIT_EXPECT_FALSE(test, e[2].on_tree);
+}
+
+static void hcfq_test_placement(struct kunit *test)
+{
+	struct hcfq_sched_data sd;
+	struct hcfq_entity busy, back, ahead;
+
+	hcfq_sd_init(&sd);
+	hcfq_test_entity_init(&busy, 100, NULL);
+	busy.vtime = 100000;
+	hcfq_entity_enqueue(&sd, &busy, 0);
+	KUNIT_EXPECT_EQ(test, sd.min_vtime, 100000ULL);
+
+	/* an entity that was away long keeps at most @credit of credit */
+	hcfq_test_entity_init(&back, 100, NULL);
+	back.vtime = 5;
+	hcfq_entity_enqueue(&sd, &back, 1000);
+	KUNIT_EXPECT_EQ(test, back.vtime, 99000ULL);
+	KUNIT_EXPECT_PTR_EQ(test, hcfq_first(&sd), &back);
+
+	/* one that is ahead keeps its vtime: no gain from leaving */
+	hcfq_test_entity_init(&ahead, 100, NULL);
+	ahead.vtime = 200000;
+	hcfq_entity_enqueue(&sd, &ahead, 1000);
+	KUNIT_EXPECT_EQ(test, ahead.vtime, 200000ULL);
+
+	/* min_vtime never goes backwards */
+	hcfq_entity_dequeue(&busy);
+	hcfq_entity_dequeue(&back);
+	KUNIT_EXPECT_EQ(test, sd.min_vtime, 200000ULL);
+}
+
+/* Serve @n slices of 1 ms on a one-level tree and count each entity's. */
+static void hcfq_test_flat_shares(struct kunit *test)
+{
+	static const unsigned int w[] = { 100, 300, 600 };
+	struct hcfq_sched_data sd;
+	struct hcfq_entity e[3];
+	unsigned int served[3] = { };
+	int i, n = 10000;
+
+	hcfq_sd_init(&sd);
+	for (i = 0; i < 3; i++) {
+		hcfq_test_entity_init(&e[i], w[i], NULL);
+		hcfq_entity_enqueue(&sd, &e[i], 0);
+	}
+	while (n--) {
+		struct hcfq_entity *first = hcfq_first(&sd);
+
+		served[first - e]++;
+		hcfq_entity_charge(first, NSEC_PER_MSEC, first->weight);
+	}
+	/* each within 0.1 % of its weight share */
+	KUNIT_EXPECT_LE(test, abs((int)served[0] - 1000), 10);
+	KUNIT_EXPECT_LE(test, abs((int)served[1] - 3000), 10);
+	KUNIT_EXPECT_LE(test, abs((int)served[2] - 6000), 10);
+}
+
+/*
+ * A(200){A1(100), A2(300)} and B(100): leaf shares 1/6, 1/2 and 1/3,
+ * both from hcfq_hweight_ppm() and from serving the tree.
+ */
+static void hcfq_test_hierarchy(struct kunit *test)
+{
+	struct hcfq_sched_data top, a_children;
+	struct hcfq_entity a, b, a1, a2;
+	struct hcfq_entity *leaves[] = { &a1, &a2, &b };
+	unsigned int served[3] = { };
+	int i, n = 12000;
+
+	hcfq_sd_init(&top);
+	hcfq_sd_init(&a_children);
+	hcfq_test_entity_init(&a, 200, NULL);
+	hcfq_test_entity_init(&b, 100, NULL);
+	hcfq_test_entity_init(&a1, 100, &a);
+	hcfq_test_entity_init(&a2, 300, &a);
+	hcfq_entity_enqueue(&top, &a, 0);
+	hcfq_entity_enqueue(&top, &b, 0);
+	hcfq_entity_enqueue(&a_children, &a1, 0);
+	hcfq_entity_enqueue(&a_children, &a2, 0);
+
+	KUNIT_EXPECT_EQ(test, hcfq_hweight_ppm(&a1), 166666U);
+	KUNIT_EXPECT_EQ(test, hcfq_hweight_ppm(&a2), 500000U);
+	KUNIT_EXPECT_EQ(test, hcfq_hweight_ppm(&b), 333333U);
+
+	while (n--) {
+		struct hcfq_entity *e = hcfq_first(&top);
+
+		if (e == &a)
+			e = hcfq_first(&a_children);
+		for (i = 0; i < 3; i++)
+			if (leaves[i] == e)
+				served[i]++;
+		for (; e; e = e->parent)
+			hcfq_entity_charge(e, NSEC_PER_MSEC, e->weight);
+	}
+	KUNIT_EXPECT_LE(test, abs((int)served[0] - 2000), 12);
+	KUNIT_EXPECT_LE(test, abs((int)served[1] - 6000), 12);
+	KUNIT_EXPECT_LE(test, abs((int)served[2] - 4000), 12);
+
+	/* an idle sibling's share goes to the others */
+	hcfq_entity_dequeue(&b);
+	KUNIT_EXPECT_EQ(test, hcfq_hweight_ppm(&a2), 750000U);
+	KUNIT_EXPECT_EQ(test, hcfq_hweight_ppm(&b), 0U);
+}
+
+static void hcfq_test_slices(struct kunit *test)
+{
+	u64 base = HCFQ_SLICE_SYNC;
+
+	KUNIT_EXPECT_EQ(test, hcfq_scale_slice(base, 100), base);
+	KUNIT_EXPECT_EQ(test, hcfq_scale_slice(base, 180), 180 * NSEC_PER_MSEC);
+	KUNIT_EXPECT_EQ(test, hcfq_scale_slice(base, 40), 40 * NSEC_PER_MSEC);
+
+	/* alone, or with no target to meet: the full slice */
+	KUNIT_EXPECT_EQ(test, hcfq_latency_slice(base, HCFQ_TARGET_LATENCY,
+						 100, 100), base);
+	/* ten equal queues share a 300 ms round: 30 ms each */
+	KUNIT_EXPECT_EQ(test, hcfq_latency_slice(base, HCFQ_TARGET_LATENCY,
+						 100, 1000), 30 * NSEC_PER_MSEC);
+	/* never below a tenth of the slice */
+	KUNIT_EXPECT_EQ(test, hcfq_latency_slice(base, HCFQ_TARGET_LATENCY,
+						 100, 100000), base / 10);
+	/* never above the slice */
+	KUNIT_EXPECT_EQ(test, hcfq_latency_slice(base, HCFQ_TARGET_LATENCY,
+						 100, 200), base);
+}
+
+static struct kunit_case hcfq_test_cases[] = {
+	KUNIT_CASE(hcfq_test_prio_weight),
+	KUNIT_CASE(hcfq_test_vtime_delta),
+	KUNIT_CASE(hcfq_test_tree_order),
+	KUNIT_CASE(hcfq_test_placement),
+	KUNIT_CASE(hcfq_test_flat_shares),
+	KUNIT_CASE(hcfq_test_hierarchy),
+	KUNIT_CASE(hcfq_test_slices),
+	{}
+};
+
+static struct kunit_suite hcfq_test_suite = {
+	.name = "hcfq",
+	.test_cases = hcfq_test_cases,
+};
+
+kunit_test_suite(hcfq_test_suite);
