@@ -520,8 +520,8 @@ int main(int argc, char **argv)
 		switch (c) {
 		case OPT_INTERVAL:
 			v = parse_num("--interval", optarg);
-			if (v * 1e9 < 1)
-				die("--interval: must be at least 1 ns");
+			if (v * 1e9 < 1 || v > 1e9)
+				die("--interval: between 1 ns and 1e9 s");
 			o.interval_ns = (uint64_t)(v * 1e9 + 0.5);
 			break;
 		case OPT_NO_INTERVALS:

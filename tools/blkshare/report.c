@@ -460,7 +460,9 @@ void bs_svg(FILE *f, const struct bs_result *r, const struct bs_report_opts *o)
 		if (r->cg[g].expect < 0)
 			break;
 		cum += 100 * r->cg[g].expect;
-		y = T + ph * (1 - (cum > 100 ? 100 : cum) / 100);
+		if (cum >= 100 - 1e-9)	/* the top of the frame says it */
+			break;
+		y = T + ph * (1 - cum / 100);
 		color(col, sizeof(col), i);
 		fprintf(f, "<line x1=\"%g\" y1=\"%.2f\" x2=\"%g\" y2=\"%.2f\" stroke=\"%s\""
 			" stroke-width=\"2\" stroke-dasharray=\"8,5\"/>\n",

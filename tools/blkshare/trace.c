@@ -501,7 +501,7 @@ static void chain_append(struct state *s, int32_t i)
 
 static int rehash(struct state *s)
 {
-	size_t nb = s->nbucket ? s->nbucket * 2 : 256, ob = s->nbucket, b;
+	size_t nb = s->nbucket ? s->nbucket * 2 : 16, ob = s->nbucket, b;
 	int32_t *oh = s->head, *nh, *nt, i, nx;
 
 	if (nb > SIZE_MAX / sizeof(*nh))
