@@ -39,8 +39,9 @@ static void hcfq_test_vtime_delta(struct kunit *test)
 			(ms << HCFQ_VT_SHIFT));
 	/* weight 0 must not divide by zero */
 	KUNIT_EXPECT_EQ(test, hcfq_vtime_delta(ms, 0), hcfq_vtime_delta(ms, 1));
-	/* ten seconds at the largest weight still moves vtime */
-	KUNIT_EXPECT_GT(test, hcfq_vtime_delta(1, CGROUP_WEIGHT_MAX), 0ULL);
+	/* a microsecond at the largest weight still moves vtime */
+	KUNIT_EXPECT_GT(test, hcfq_vtime_delta(NSEC_PER_USEC, CGROUP_WEIGHT_MAX),
+			0ULL);
 }
 
 static void hcfq_test_entity_init(struct hcfq_entity *e, unsigned int w,
@@ -64,9 +65,11 @@ static void hcfq_test_tree_order(struct kunit *test)
 	e[0].vtime = 30;
 	e[1].vtime = 10;
 	e[2].vtime = 20;
-	hcfq_entity_enqueue(&sd, &e[0], 0);
-	hcfq_entity_enqueue(&sd, &e[1], 0);
-	hcfq_entity_enqueue(&sd, &e[2], 0);
+	/* enough credit that the floor does not move anyone */
+	hcfq_entity_enqueue(&sd, &e[0], 100);
+	hcfq_entity_enqueue(&sd, &e[1], 100);
+	hcfq_entity_enqueue(&sd, &e[2], 100);
+	KUNIT_EXPECT_EQ(test, e[1].vtime, 10ULL);
 	KUNIT_EXPECT_EQ(test, sd.nr, 3U);
 	KUNIT_EXPECT_EQ(test, sd.weight_sum, 300U);
 	KUNIT_EXPECT_PTR_EQ(test, hcfq_first(&sd), &e[1]);
