@@ -1,0 +1,55 @@
+# hcfq project harness: build the patched 6.12 kernel, boot it under QEMU,
+# run the guest scenarios. See README.md.
+SHELL := /bin/bash
+
+.PHONY: all deps kernel kernel-debug initramfs blkshare blkshare-check kunit \
+	test check demo bench clean distclean
+
+all: check
+
+deps:
+	tools/install-deps.sh
+
+kernel:
+	tools/build-kernel.sh
+
+kernel-debug:
+	tools/build-kernel.sh --debug
+
+blkshare:
+	@if [ -f tools/blkshare/Makefile ]; then $(MAKE) -C tools/blkshare; \
+	else echo "blkshare: tools/blkshare/Makefile not there yet, skipped"; fi
+
+blkshare-check: blkshare
+	@if [ -f tools/blkshare/Makefile ]; then $(MAKE) -C tools/blkshare check; \
+	else echo "0 passed, 0 failed"; fi
+
+initramfs: blkshare
+	tools/mkinitramfs.sh
+
+kunit:
+	tools/run-kunit.sh
+
+# guest scenarios of tests/plan only (kernels and initramfs built as needed)
+test: initramfs
+	tools/run-tests.sh
+
+# everything; the last line is the combined "N passed, N failed"
+check:
+	tools/check.sh
+
+demo:
+	tools/demo.sh
+
+bench:
+	@if [ -f tests/plan.bench ]; then tools/run-tests.sh --plan tests/plan.bench; \
+	else echo "bench: no tests/plan.bench yet"; fi
+
+clean:
+	rm -rf build/obj-* build/cfg-* build/results build/initramfs* build/kunit \
+		build/kunit-results build/check build/demo
+	@if [ -f tools/blkshare/Makefile ]; then $(MAKE) -C tools/blkshare clean; fi
+
+# also the unpacked, patched source tree
+distclean: clean
+	rm -rf build/src

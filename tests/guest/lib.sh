@@ -1,0 +1,236 @@
+# shellcheck shell=sh
+# lib.sh - helpers for guest test scenarios (busybox sh). Source it:
+#     . /tests/guest/lib.sh
+# A scenario is /tests/scenarios/NAME.sh, run by /init with SCEN=NAME in a
+# session of its own; an optional header line "# budget: SECONDS" sets its
+# timeout (default 60). It must report at least one result; a scenario that
+# times out or exits without a result is a FAIL. Environment: SCEN, CGMODE
+# (v1|v2), OUT (/out), ODIR ($OUT/$SCEN, for artifacts, created here).
+#
+# Reporting (lines go to /dev/ttyS1 = the host's results.txt):
+#   result NAME PASS|FAIL "detail"   RESULT line; NAME is usually $SCEN or
+#                                    $SCEN:subtest
+#   metric NAME key=value ...        METRIC line (numbers for the host)
+#   text NAME < FILE                 each line of FILE as "TEXT NAME line"
+#   log MSG                          to the scenario log and the console
+# null_blk:
+#   nullb_create NAME [key=val ...]  configfs null_blk; defaults size=4096(MB)
+#       irqmode=2 completion_nsec=$NULLB_NSEC hw_queue_depth=1 max_sectors=16
+#       submit_queues=1 memory_backed=0 blocksize=512; rotational=0|1 is
+#       written to queue/rotational; power=1 last. Prints /dev/NAME (6.12
+#       names the disk after the configfs dir, not nullb<index>). On v1 it
+#       writes "MAJ:MIN 0" (= no limit) to the root's
+#       blkio.throttle.read_bps_device: that activates blk-throttle on the
+#       queue, which v1's per-cgroup byte counters need (see cg_io_bytes).
+#   nullb_destroy NAME
+#   dev_majmin DEV                   "MAJ:MIN" of /dev/X
+#   set_sched DEV SCHED              elevator (bfq, mq-deadline, hcfq, none)
+#       and nr_requests=128 (blk-mq sets 2*QD = 2 when an elevator attaches);
+#       SCHED=iocost: elevator none + io.cost.qos "MAJ:MIN enable=1" (v2)
+# cgroups (the io controller: v1 blkio hierarchy, v2 unified):
+#   cg_new NAME [PARENT]             create (v2: enables +io +memory in the
+#                                    parent's subtree_control); NAME unique
+#   cg_path NAME                     absolute directory of the cgroup
+#   cg_rel NAME                      path relative to the hierarchy root
+#   cg_weight NAME SCHED W           weight in the file SCHED uses: hcfq:
+#       v1 blkio.weight / v2 io.hcfq.weight; bfq: blkio.bfq.weight /
+#       io.bfq.weight; iocost: io.weight (v2 only)
+#   cg_exec NAME cmd ...             run cmd in the cgroup (libcgroup cgexec)
+#   cg_io_bytes NAME MAJ:MIN         bytes read+written by the cgroup on the
+#       device, kernel counters: v2 io.stat rbytes+wbytes; v1
+#       blkio.throttle.io_service_bytes Read+Write (counts only while
+#       blk-throttle is active on the queue: nullb_create does that)
+# numbers:
+#   fio_bytes FILE                   read+write bytes from fio
+#       --output-format=terse (v3), summed over all jobs in FILE
+#   shares                           stdin "name value" lines -> stdout
+#                                    "name percent" (one decimal)
+#   dmesg_check                      nonzero (and prints them) if dmesg has
+#       WARNING:/BUG:/KASAN/Oops/lockdep/"possible circular"/"INFO: task"
+#   check_rc NAME RC "detail"        result NAME PASS if RC is 0, else FAIL
+
+: "${OUT:=/out}"
+: "${RESULTS:=/dev/ttyS1}"
+: "${CGMODE:=v2}"
+: "${SCEN:=$(basename "$0" .sh)}"
+# null_blk completion time per request; chosen by harness-nullb measurements
+: "${NULLB_NSEC:=1000000}"
+ODIR=$OUT/$SCEN
+mkdir -p "$ODIR" 2>/dev/null
+export OUT RESULTS CGMODE SCEN ODIR NULLB_NSEC
+
+# ---------------------------------------------------------------- reporting
+emit() {
+	echo "$*" > "$RESULTS"
+	echo "$*" >&2
+	case "$1" in RESULT*) echo "$*" >> "/tmp/results.$SCEN" ;; esac
+}
+
+result() {
+	case "$2" in
+	PASS|FAIL) ;;
+	*) log "result: bad status '$2'"; set -- "$1" FAIL "bad status $2: $3" ;;
+	esac
+	_n=$1 _s=$2
+	shift 2
+	emit "RESULT $_n $_s $*"
+}
+
+metric() {
+	_n=$1
+	shift
+	emit "METRIC $_n $*"
+}
+
+text() {
+	while IFS= read -r _l; do
+		emit "TEXT $1 $_l"
+	done
+}
+
+log() {
+	echo "[$SCEN] $*" >&2
+	echo "[$SCEN] $*" > /dev/console
+}
+
+# ---------------------------------------------------------------- null_blk
+dev_majmin() {
+	cat "/sys/block/$(basename "$1")/dev"
+}
+
+nullb_create() {
+	_name=$1
+	shift
+	_d=/sys/kernel/config/nullb/$_name
+	mkdir "$_d" || { log "nullb_create: mkdir $_d failed"; return 1; }
+	_rot=
+	for _kv in size=4096 irqmode=2 completion_nsec="$NULLB_NSEC" \
+		hw_queue_depth=1 max_sectors=16 submit_queues=1 memory_backed=0 \
+		blocksize=512 "$@"; do
+		_k=${_kv%%=*} _v=${_kv#*=}
+		case "$_k" in
+		rotational) _rot=$_v; continue ;;
+		power) continue ;;
+		esac
+		echo "$_v" > "$_d/$_k" || { log "nullb_create: $_k=$_v failed"; return 1; }
+	done
+	echo 1 > "$_d/power" || { log "nullb_create: power=1 failed"; return 1; }
+	_dev=/dev/$_name
+	[ -e "/sys/block/$_name" ] || _dev=/dev/nullb$(cat "$_d/index")
+	_i=0
+	while [ ! -b "$_dev" ] && [ $_i -lt 50 ]; do sleep 0.1; _i=$((_i + 1)); done
+	[ -b "$_dev" ] || { log "nullb_create: $_dev did not appear"; return 1; }
+	[ -n "$_rot" ] && echo "$_rot" > "/sys/block/$(basename "$_dev")/queue/rotational"
+	if [ "$CGMODE" = v1 ] && [ -e /sys/fs/cgroup/blkio/blkio.throttle.read_bps_device ]; then
+		echo "$(dev_majmin "$_dev") 0" > /sys/fs/cgroup/blkio/blkio.throttle.read_bps_device ||
+			log "nullb_create: could not activate blk-throttle on $_dev"
+	fi
+	echo "$_dev"
+}
+
+nullb_destroy() {
+	_d=/sys/kernel/config/nullb/$1
+	[ -d "$_d" ] || return 0
+	echo 0 > "$_d/power"
+	rmdir "$_d"
+}
+
+# ---------------------------------------------------------------- scheduler
+set_sched() {
+	_q=/sys/block/$(basename "$1")/queue
+	_s=$2
+	[ "$_s" = iocost ] && _s=none
+	echo "$_s" > "$_q/scheduler" || { log "set_sched: $_s rejected"; return 1; }
+	grep -q "\[$_s\]" "$_q/scheduler" || { log "set_sched: $_s not active: $(cat "$_q/scheduler")"; return 1; }
+	if [ "$_s" != none ]; then
+		echo 128 > "$_q/nr_requests"
+		[ "$(cat "$_q/nr_requests")" = 128 ] ||
+			{ log "set_sched: nr_requests=$(cat "$_q/nr_requests"), wanted 128"; return 1; }
+	fi
+	if [ "$2" = iocost ]; then
+		[ "$CGMODE" = v2 ] || { log "set_sched: iocost needs cgroup v2"; return 1; }
+		echo "$(dev_majmin "$1") enable=1" > /sys/fs/cgroup/io.cost.qos ||
+			{ log "set_sched: io.cost.qos enable failed"; return 1; }
+	fi
+	return 0
+}
+
+# ---------------------------------------------------------------- cgroups
+cg_root() {
+	if [ "$CGMODE" = v1 ]; then echo /sys/fs/cgroup/blkio; else echo /sys/fs/cgroup; fi
+}
+
+# relative path of a cgroup created with cg_new (or NAME itself)
+cg_rel() {
+	_r=$(awk -v n="$1" '$1 == n { print $2; exit }' /tmp/cg.map 2>/dev/null)
+	echo "${_r:-$1}"
+}
+
+cg_path() {
+	echo "$(cg_root)/$(cg_rel "$1")"
+}
+
+cg_new() {
+	if [ -n "$2" ]; then _rel=$(cg_rel "$2")/$1; else _rel=$1; fi
+	_p=$(cg_root)/$_rel
+	if [ "$CGMODE" = v2 ]; then
+		_par=$(dirname "$_p")
+		echo "+io +memory" > "$_par/cgroup.subtree_control" ||
+			{ log "cg_new: subtree_control in $_par failed"; return 1; }
+	fi
+	mkdir -p "$_p" || return 1
+	echo "$1 $_rel" >> /tmp/cg.map
+}
+
+cg_weight() {
+	_p=$(cg_path "$1")
+	case "$CGMODE/$2" in
+	v1/hcfq) _f=blkio.weight ;;
+	v2/hcfq) _f=io.hcfq.weight ;;
+	v1/bfq) _f=blkio.bfq.weight ;;
+	v2/bfq) _f=io.bfq.weight ;;
+	v2/iocost) _f=io.weight ;;
+	*) log "cg_weight: no weight file for $2 on $CGMODE"; return 1 ;;
+	esac
+	echo "$3" > "$_p/$_f" || { log "cg_weight: writing $3 to $_p/$_f failed"; return 1; }
+}
+
+cg_exec() {
+	_n=$1
+	shift
+	if [ "$CGMODE" = v1 ]; then
+		cgexec -g "blkio:$(cg_rel "$_n")" "$@"
+	else
+		cgexec -g "io:$(cg_rel "$_n")" "$@"
+	fi
+}
+
+cg_io_bytes() {
+	_p=$(cg_path "$1")
+	if [ "$CGMODE" = v1 ]; then
+		awk -v d="$2" '$1 == d && ($2 == "Read" || $2 == "Write") { s += $3 }
+			END { print s + 0 }' "$_p/blkio.throttle.io_service_bytes"
+	else
+		awk -v d="$2" '$1 == d { for (i = 2; i <= NF; i++) {
+				split($i, kv, "="); if (kv[1] == "rbytes" || kv[1] == "wbytes") s += kv[2] } }
+			END { print s + 0 }' "$_p/io.stat"
+	fi
+}
+
+# ---------------------------------------------------------------- numbers
+fio_bytes() {
+	awk -F';' '$1 == 3 { s += ($6 + $47) * 1024 } END { print s + 0 }' "$1"
+}
+
+shares() {
+	awk '{ n[NR] = $1; v[NR] = $2; t += $2 }
+		END { for (i = 1; i <= NR; i++) printf "%s %.1f\n", n[i], t ? 100 * v[i] / t : 0 }'
+}
+
+dmesg_check() {
+	! dmesg | grep -E 'WARNING:|BUG:|KASAN|Oops|lockdep|possible circular|INFO: task'
+}
+
+check_rc() {
+	if [ "$2" -eq 0 ]; then result "$1" PASS "$3"; else result "$1" FAIL "$3"; fi
+}

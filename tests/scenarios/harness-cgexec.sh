@@ -1,0 +1,24 @@
+#!/bin/sh
+# budget: 30
+# cg_exec puts fio (and the job process it forks) into the cgroup: checked
+# through /proc/PID/cgroup while fio runs.
+. /tests/guest/lib.sh
+
+dev=$(nullb_create cgx) || { result "$SCEN" FAIL "nullb_create failed"; exit 0; }
+cg_new grp || { result "$SCEN" FAIL "cg_new failed"; exit 0; }
+cg_exec grp fio --name=cgx --filename="$dev" --rw=read --bs=8k --direct=1 \
+	--ioengine=psync --time_based --runtime=4 --output="$ODIR/fio.txt" &
+sleep 2
+pids=$(pidof fio)
+if [ "$CGMODE" = v1 ]; then want=":blkio:/grp"; else want="0::/grp"; fi
+rc=0 n=0 detail=""
+for p in $pids; do
+	n=$((n + 1))
+	cat "/proc/$p/cgroup" > "$ODIR/cgroup.$p"
+	grep -q "$want\$" "/proc/$p/cgroup" || { rc=1; detail="$detail pid $p: $(tr '\n' ' ' < "/proc/$p/cgroup")"; }
+done
+[ $n -ge 2 ] || { rc=1; detail="$detail only $n fio processes seen"; }
+wait
+nullb_destroy cgx
+[ $rc = 0 ] && detail="$n fio processes in $want"
+check_rc "$SCEN" $rc "$detail"

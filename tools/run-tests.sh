@@ -1,0 +1,164 @@
+#!/bin/bash
+# Boot the test kernels under QEMU and run the guest scenarios.
+#
+#   tools/run-tests.sh [--plan FILE] [--only BOOT[,BOOT...]] [--repeat N]
+#                      [--no-build]
+#
+# The plan (default tests/plan) has one boot per line:
+#   BOOTNAME VARIANT CGMODE SCENARIO [SCENARIO...]
+# VARIANT is normal|debug (kernel built by tools/build-kernel.sh), CGMODE
+# v1|v2. '#' starts a comment. Each boot gets build/results/BOOT/ with
+# console.log (ttyS0), results.txt (ttyS1) and the guest's /out artifacts.
+# With --repeat N every boot runs N times (BOOT.1 ... BOOT.N).
+#
+# Failures: a scenario RESULT FAIL; a scenario without a RESULT; a boot that
+# timed out or did not finish; a kernel splat in console.log (splat:BOOT).
+# The last line is "N passed, N failed"; exit status 1 on any failure.
+set -euo pipefail
+
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+PLAN=$REPO/tests/plan
+ONLY=""
+REPEAT=1
+BUILD=1
+while (($#)); do
+	case $1 in
+	--plan) PLAN=$2; shift ;;
+	--only) ONLY=$2; shift ;;
+	--repeat) REPEAT=$2; shift ;;
+	--no-build) BUILD=0 ;;
+	-h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+	*) echo "run-tests: unknown argument $1" >&2; exit 2 ;;
+	esac
+	shift
+done
+[[ -f $PLAN ]] || { echo "run-tests: no plan $PLAN" >&2; exit 2; }
+
+RES=$REPO/build/results
+mkdir -p "$RES"
+BOOT_OVERHEAD=${BOOT_OVERHEAD:-120}   # s for boot + artifact writing (TCG)
+
+# read the plan
+boots=()
+while read -r line; do
+	line=${line%%#*}
+	read -r -a f <<<"$line"
+	((${#f[@]})) || continue
+	((${#f[@]} >= 4)) || { echo "run-tests: bad plan line: $line" >&2; exit 2; }
+	if [[ -n $ONLY ]] && ! grep -qx "${f[0]}" <<<"${ONLY//,/$'\n'}"; then
+		continue
+	fi
+	boots+=("${f[*]}")
+done <"$PLAN"
+((${#boots[@]})) || { echo "run-tests: nothing to run (plan $PLAN, only '$ONLY')" >&2; exit 2; }
+
+# kernels and initramfs
+declare -A KERNEL=()
+for b in "${boots[@]}"; do
+	read -r -a f <<<"$b"
+	v=${f[1]}
+	[[ $v == normal || $v == debug ]] || { echo "run-tests: bad variant $v" >&2; exit 2; }
+	[[ -n ${KERNEL[$v]-} ]] && continue
+	if ((BUILD)); then
+		args=()
+		[[ $v == debug ]] && args=(--debug)
+		KERNEL[$v]=$("$REPO/tools/build-kernel.sh" "${args[@]}" | tail -n1)
+	else
+		KERNEL[$v]=$REPO/build/obj-$v/arch/x86/boot/bzImage
+	fi
+	[[ -f ${KERNEL[$v]} ]] || { echo "run-tests: no kernel for $v" >&2; exit 1; }
+done
+if ((BUILD)); then
+	INITRD=$("$REPO/tools/mkinitramfs.sh" | tail -n1)
+else
+	INITRD=$REPO/build/initramfs.cpio
+fi
+
+SPLAT_RE='Kernel panic|Oops|WARNING:|BUG:|possible recursive locking|circular locking|inconsistent lock state|suspicious RCU|KASAN|kmemleak:.*leak|unreferenced object'
+
+budget_of() {
+	local s=$REPO/tests/scenarios/$1.sh b=""
+	[[ -f $s ]] && b=$(sed -n 's/^# budget:[[:space:]]*\([0-9][0-9]*\).*/\1/p' "$s" | head -n1)
+	echo "${b:-60}"
+}
+
+PASS=0
+FAIL=0
+SUMMARY=()
+record() { # status name detail
+	if [[ $1 == PASS ]]; then PASS=$((PASS + 1)); else FAIL=$((FAIL + 1)); fi
+	SUMMARY+=("$(printf '%-4s  %-36s %s' "$1" "$2" "$3")")
+}
+
+run_boot() { # name variant cgmode scenarios...
+	local name=$1 variant=$2 cgmode=$3
+	shift 3
+	local scen=("$@") dir=$RES/$name budget=$BOOT_OVERHEAD s
+	[[ $variant == debug ]] && budget=$((budget * 2))
+	for s in "${scen[@]}"; do
+		local sb
+		sb=$(budget_of "$s")
+		[[ $variant == debug ]] && sb=$((sb * 3))
+		budget=$((budget + sb))
+	done
+	rm -rf "$dir"
+	mkdir -p "$dir/out"
+	truncate -s 256M "$dir/artifacts.img"
+	local tests
+	tests=$(IFS=,; echo "${scen[*]}")
+	echo "run-tests: boot $name ($variant, $cgmode, budget ${budget}s): ${scen[*]}" >&2
+	local start rc=0
+	start=$(date +%s)
+	timeout -k 10 "$budget" qemu-system-x86_64 \
+		-accel tcg,thread=multi -cpu max -smp 2 -m 2048 \
+		-nographic -no-reboot -nodefaults \
+		-kernel "${KERNEL[$variant]}" -initrd "$INITRD" \
+		-append "console=ttyS0 panic=-1 reboot=t no_timer_check null_blk.nr_devices=0 TESTS=$tests CGMODE=$cgmode ${EXTRA_CMDLINE-}" \
+		-serial "file:$dir/console.log" -serial "file:$dir/results.txt" \
+		-drive "file=$dir/artifacts.img,format=raw,if=virtio,cache=unsafe" \
+		-monitor none </dev/null >"$dir/qemu.log" 2>&1 || rc=$?
+	local secs=$(($(date +%s) - start))
+	echo "run-tests: boot $name ended rc=$rc after ${secs}s" >&2
+	echo "$secs" >"$dir/wallclock"
+	tar -xf "$dir/artifacts.img" -C "$dir/out" 2>/dev/null || true
+	rm -f "$dir/artifacts.img"
+	sed -i 's/\r$//' "$dir/results.txt" "$dir/console.log" 2>/dev/null || true
+
+	# per-scenario results, in order; scenarios without a result fail
+	while read -r _ rname rstat rdetail; do
+		record "$rstat" "$name/$rname" "${rdetail-}"
+	done < <(grep -E '^RESULT [^ ]+ (PASS|FAIL)' "$dir/results.txt" || true)
+	for s in "${scen[@]}"; do
+		if ! grep -q "^BEGIN $s\$" "$dir/results.txt"; then
+			record FAIL "$name/$s" "not run (boot died or timed out)"
+		elif ! grep -q "^END $s " "$dir/results.txt"; then
+			record FAIL "$name/$s" "did not finish (boot died or timed out)"
+		fi
+	done
+	if ((rc == 124 || rc == 137)); then
+		record FAIL "timeout:$name" "boot exceeded ${budget}s"
+	elif ! grep -q '^DONE' "$dir/results.txt"; then
+		record FAIL "boot:$name" "guest did not finish (qemu rc=$rc, see $dir/console.log)"
+	fi
+	local splat
+	splat=$(grep -m1 -E "$SPLAT_RE" "$dir/console.log" || true)
+	[[ -z $splat ]] || record FAIL "splat:$name" "$(cut -c1-120 <<<"$splat")"
+	local up
+	up=$(sed -n 's/^BOOT uptime=\([0-9.]*\).*/\1/p' "$dir/results.txt")
+	echo "run-tests: boot $name: userspace after ${up:-?}s guest time, ${secs}s wall" >&2
+}
+
+for b in "${boots[@]}"; do
+	read -r -a f <<<"$b"
+	for ((i = 1; i <= REPEAT; i++)); do
+		n=${f[0]}
+		((REPEAT == 1)) || n=${f[0]}.$i
+		run_boot "$n" "${f[@]:1}"
+	done
+done
+
+echo
+echo "==== guest scenario results ===="
+printf '%s\n' "${SUMMARY[@]}"
+echo "$PASS passed, $FAIL failed"
+((FAIL == 0))
