@@ -1,0 +1,155 @@
+# shellcheck shell=sh
+# fair.sh - proportional-share scenarios on top of lib.sh. Source after it:
+#     . /tests/guest/lib.sh; . /tests/guest/fair.sh
+#
+#   fair_disk NAME SCHED [nullb key=val ...]
+#       null_blk + scheduler; sets DEV (/dev/X) and MM (MAJ:MIN)
+#   fair_groups SCHED "name:weight[:parent] ..."
+#       creates the cgroups and sets their weights
+#   fair_run TAG RUNTIME "name:fio-args;name:fio-args;..."
+#       runs one fio per group, all started together, time-based; fio
+#       output in $ODIR/TAG.fio.NAME; kernel byte counters are sampled
+#       every second into $ODIR/TAG.samples ("t name bytes" lines);
+#       then writes $ODIR/TAG.fio (name fio-bytes), $ODIR/TAG.cg (name
+#       kernel-counted bytes over the run), $ODIR/TAG.win (name bytes in
+#       the window [WIN_FROM, RUNTIME - 1] s, all groups running) and
+#       $ODIR/TAG.time (name ms of disk time hcfq charged in the window)
+#   fair_check NAME TAG FILE "name:expected% ..." TOL
+#       compares the shares in $ODIR/TAG.FILE (fio, win, time) with the
+#       expected ones; result NAME PASS|FAIL, metric with all shares
+#   fair_agree TAG       largest |kernel - fio| bytes per group, % of fio
+#   grp_bytes NAME       bytes the cgroup moved on $MM (v1: the scheduler's
+#       blkio.io_service_bytes for hcfq, else blk-throttle's; v2: io.stat)
+#   grp_time_ms NAME     disk time hcfq charged the cgroup on $MM
+
+: "${WIN_FROM:=2}"
+
+fair_disk() {
+	_fd_name=$1 _fd_sched=$2
+	shift 2
+	DEV=$(nullb_create "$_fd_name" "$@") || return 1
+	MM=$(dev_majmin "$DEV")
+	FAIR_SCHED=$_fd_sched
+	set_sched "$DEV" "$_fd_sched"
+}
+
+fair_groups() {
+	for _fg in $2; do
+		_fg_n=${_fg%%:*} _fg_r=${_fg#*:}
+		_fg_w=${_fg_r%%:*} _fg_p=
+		[ "$_fg_r" != "$_fg_w" ] && _fg_p=${_fg_r#*:}
+		cg_new "$_fg_n" $_fg_p || return 1
+		cg_weight "$_fg_n" "$1" "$_fg_w" || return 1
+	done
+}
+
+grp_bytes() {
+	_gb_p=$(cg_path "$1")
+	if [ "$CGMODE" = v1 ] && [ "$FAIR_SCHED" = hcfq ]; then
+		awk -v d="$MM" '$1 == d && $2 == "Total" { s = $3 } END { print s + 0 }' \
+			"$_gb_p/blkio.io_service_bytes"
+	else
+		cg_io_bytes "$1" "$MM"
+	fi
+}
+
+grp_time_ms() {
+	_gt_p=$(cg_path "$1")
+	if [ "$CGMODE" = v1 ]; then
+		awk -v d="$MM" '$1 == d { s = $2 } END { print s + 0 }' "$_gt_p/blkio.time"
+	else
+		awk -v d="$MM" '$1 == d { for (i = 2; i <= NF; i++) {
+			split($i, kv, "="); if (kv[1] == "hcfq.time") s = kv[2] } }
+			END { print s + 0 }' "$_gt_p/io.stat"
+	fi
+}
+
+fair_run() {
+	_fr_tag=$1 _fr_rt=$2 _fr_specs=$3
+	_fr_names=
+	_fr_i=0
+	_fr_ifs=$IFS
+	IFS=';'
+	# shellcheck disable=SC2086
+	set -- $_fr_specs
+	IFS=$_fr_ifs
+	: > "$ODIR/$_fr_tag.pre"
+	for _fr in "$@"; do
+		_fr_n=${_fr%%:*}
+		_fr_names="$_fr_names $_fr_n"
+		echo "$_fr_n $(grp_bytes "$_fr_n")" >> "$ODIR/$_fr_tag.pre"
+	done
+	for _fr in "$@"; do
+		_fr_n=${_fr%%:*} _fr_a=${_fr#*:}
+		# shellcheck disable=SC2086
+		cg_exec "$_fr_n" fio --name="$_fr_n" --filename="$DEV" \
+			--offset=$((_fr_i * 512))m --size=512m \
+			--time_based --runtime="$_fr_rt" $_fr_a \
+			--output-format=terse --terse-version=3 \
+			--output="$ODIR/$_fr_tag.fio.$_fr_n" > /dev/null 2>&1 &
+		_fr_i=$((_fr_i + 1))
+	done
+	: > "$ODIR/$_fr_tag.samples"
+	_fr_t=0
+	while [ $_fr_t -lt "$_fr_rt" ]; do
+		for _fr_n in $_fr_names; do
+			echo "$_fr_t $_fr_n $(grp_bytes "$_fr_n") $(grp_time_ms "$_fr_n")" \
+				>> "$ODIR/$_fr_tag.samples"
+		done
+		sleep 1
+		_fr_t=$((_fr_t + 1))
+	done
+	wait
+	: > "$ODIR/$_fr_tag.fio"
+	: > "$ODIR/$_fr_tag.cg"
+	for _fr_n in $_fr_names; do
+		echo "$_fr_n $(fio_bytes "$ODIR/$_fr_tag.fio.$_fr_n")" >> "$ODIR/$_fr_tag.fio"
+		_fr_pre=$(awk -v n="$_fr_n" '$1 == n { print $2 }' "$ODIR/$_fr_tag.pre")
+		echo "$_fr_n $(($(grp_bytes "$_fr_n") - _fr_pre))" >> "$ODIR/$_fr_tag.cg"
+	done
+	awk -v a="$WIN_FROM" -v b=$((_fr_rt - 1)) '
+		$1 == a { s[$2] = $3; o[++n] = $2 }
+		$1 == b { e[$2] = $3 }
+		END { for (i = 1; i <= n; i++) print o[i], e[o[i]] - s[o[i]] }' \
+		"$ODIR/$_fr_tag.samples" > "$ODIR/$_fr_tag.win"
+	awk -v a="$WIN_FROM" -v b=$((_fr_rt - 1)) '
+		$1 == a { s[$2] = $4; o[++n] = $2 }
+		$1 == b { e[$2] = $4 }
+		END { for (i = 1; i <= n; i++) print o[i], e[o[i]] - s[o[i]] }' \
+		"$ODIR/$_fr_tag.samples" > "$ODIR/$_fr_tag.time"
+}
+
+# max |share - expected| in points; prints "maxdev name=share ..."
+fair_dev() {
+	shares < "$1" | awk -v spec="$2" '
+		BEGIN { n = split(spec, e, " "); for (i = 1; i <= n; i++) {
+			split(e[i], kv, ":"); want[kv[1]] = kv[2] } }
+		!($1 in want) { bad = 1 }
+		{ d = $2 - want[$1]; if (d < 0) d = -d; if (d > m) m = d
+		  out = out " " $1 "=" $2; seen++ }
+		END { if (bad || seen != n) m = 100
+		      printf "%.1f%s\n", m + 0, out }'
+}
+
+fair_check() {
+	_fc_r=$(fair_dev "$ODIR/$2.$3" "$4")
+	_fc_d=${_fc_r%% *}
+	# no measurement is a failure, never a pass
+	case "$_fc_d" in [0-9]*) ;; *) _fc_d=100 _fc_r="100 (no data)" ;; esac
+	metric "$1" "src=$3" "maxdev=$_fc_d" "want=$(echo "$4" | tr ' ' ',')" "shares=${_fc_r#* }"
+	if awk -v d="$_fc_d" -v t="$5" 'BEGIN { exit !(d <= t) }' &&
+	   ! awk '$2 == 0 { z = 1 } END { exit !z }' "$ODIR/$2.$3"; then
+		result "$1" PASS "$3 shares${_fc_r#* } (want $4): off by $_fc_d <= $5 points"
+	else
+		result "$1" FAIL "$3 shares${_fc_r#* } (want $4): off by $_fc_d > $5 points"
+	fi
+}
+
+# largest per-group difference between fio's bytes and the kernel's
+# counters over the whole run, in percent of fio's
+fair_agree() {
+	paste "$ODIR/$1.fio" "$ODIR/$1.cg" | awk '
+		{ if ($2 > 0) { d = ($4 - $2) / $2 * 100; if (d < 0) d = -d } else d = 100
+		  if (d > m) m = d }
+		END { printf "%.1f\n", m + 0 }'
+}

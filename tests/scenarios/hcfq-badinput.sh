@@ -1,0 +1,99 @@
+#!/bin/sh
+# budget: 30
+# Bad input to every hcfq file fails with a clear errno and changes
+# nothing: -ERANGE for out-of-range weights, -EINVAL for malformed input,
+# -ENODEV for unknown devices. Good input is read back as written.
+. /tests/guest/lib.sh
+. /tests/guest/fair.sh
+
+fair_disk bad hcfq || { result "$SCEN" FAIL "disk setup failed"; exit 0; }
+cg_new g || { result "$SCEN" FAIL "cgroup setup failed"; exit 0; }
+G=$(cg_path g)
+IOS=/sys/block/$(basename "$DEV")/queue/iosched
+fails=0
+
+# expect FILE VALUE ERROR-TEXT ("" = must succeed)
+expect() {
+	before=$(cat "$1")
+	msg=$( (echo "$2" > "$1") 2>&1 )
+	rc=$?
+	if [ -z "$3" ]; then
+		[ $rc = 0 ] && return 0
+		log "FAIL: '$2' > $1 failed: $msg"
+	else
+		after=$(cat "$1")
+		case "$msg" in
+		*"$3"*) [ $rc != 0 ] && [ "$before" = "$after" ] && return 0 ;;
+		esac
+		log "FAIL: '$2' > $1: rc=$rc '$msg', wanted '$3'; before '$before' after '$after'"
+	fi
+	fails=$((fails + 1))
+}
+ERANGE="out of range" EINVAL="Invalid argument" ENODEV="No such device"
+
+if [ "$CGMODE" = v1 ]; then
+	for f in blkio.weight blkio.leaf_weight; do
+		expect "$G/$f" 9 "$ERANGE"
+		expect "$G/$f" 1001 "$ERANGE"
+		expect "$G/$f" abc "$EINVAL"
+		expect "$G/$f" 700 ""
+		[ "$(cat "$G/$f")" = 700 ] || { log "FAIL: $f reads $(cat "$G/$f")"; fails=$((fails + 1)); }
+	done
+	for f in blkio.weight_device blkio.leaf_weight_device; do
+		expect "$G/$f" "$MM 5000" "$ERANGE"
+		expect "$G/$f" "$MM 5" "$ERANGE"
+		expect "$G/$f" "$MM abc" "$EINVAL"
+		expect "$G/$f" "abc 100" "$EINVAL"
+		expect "$G/$f" "259:999 100" "$ENODEV"
+		expect "$G/$f" "$MM 200" ""
+		grep -q "^$MM 200$" "$G/$f" || { log "FAIL: $f: $(cat "$G/$f")"; fails=$((fails + 1)); }
+		expect "$G/$f" "$MM 0" ""
+		[ -z "$(cat "$G/$f")" ] || { log "FAIL: $f not removed: $(cat "$G/$f")"; fails=$((fails + 1)); }
+	done
+	# the v1 stat files exist and parse
+	for f in time sectors io_service_bytes io_serviced io_service_time \
+		io_wait_time io_merged io_queued; do
+		for s in "" _recursive; do
+			[ -r "$G/blkio.$f$s" ] && cat "$G/blkio.$f$s" > /dev/null ||
+				{ log "FAIL: blkio.$f$s"; fails=$((fails + 1)); }
+		done
+	done
+else
+	F=$G/io.hcfq.weight
+	expect "$F" 0 "$ERANGE"
+	expect "$F" 10001 "$ERANGE"
+	expect "$F" "default 0" "$ERANGE"
+	expect "$F" foo "$EINVAL"
+	expect "$F" "$MM 0" "$ERANGE"
+	expect "$F" "$MM 10001" "$ERANGE"
+	expect "$F" "$MM xyz" "$EINVAL"
+	expect "$F" "259:999 50" "$ENODEV"
+	expect "$F" "default 250" ""
+	expect "$F" "$MM 40" ""
+	[ "$(head -1 "$F")" = "default 250" ] || { log "FAIL: $(cat "$F")"; fails=$((fails + 1)); }
+	grep -q "^$MM 40$" "$F" || { log "FAIL: no $MM 40 in $F"; fails=$((fails + 1)); }
+	expect "$F" "$MM default" ""
+	grep -q "^$MM" "$F" && { log "FAIL: $MM override not removed"; fails=$((fails + 1)); }
+	expect "$F" 300 ""
+	[ "$(head -1 "$F")" = "default 300" ] || { log "FAIL: $(cat "$F")"; fails=$((fails + 1)); }
+	grep -q "hcfq.time=" "$(cg_root)/io.stat" || { log "FAIL: no hcfq keys in io.stat"; fails=$((fails + 1)); }
+fi
+for t in slice_idle slice_sync group_idle quantum target_latency; do
+	expect "$IOS/$t" abc "$EINVAL"
+	expect "$IOS/$t" -1 "$EINVAL"
+	expect "$IOS/$t" 99999999 "$ERANGE"
+done
+expect "$IOS/quantum" 0 "$ERANGE"
+expect "$IOS/low_latency" 2 "$ERANGE"
+expect "$IOS/slice_idle_us" 500 ""
+[ "$(cat "$IOS/slice_idle_us")" = 500 ] || { log "FAIL: slice_idle_us"; fails=$((fails + 1)); }
+set_sched "$DEV" none
+# per-device weights need hcfq on the device
+if [ "$CGMODE" = v1 ]; then
+	expect "$G/blkio.weight_device" "$MM 200" "Operation not supported"
+fi
+rmdir "$G"
+nullb_destroy bad
+metric "$SCEN" "failures=$fails"
+dmesg_check > /dev/null || fails=$((fails + 1))
+check_rc "$SCEN" "$fails" "bad input rejected with the right errno, nothing changed ($fails failures)"

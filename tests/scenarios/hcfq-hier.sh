@@ -1,0 +1,16 @@
+#!/bin/sh
+# budget: 60
+# Hierarchy: A(200){A1(100), A2(300)} and B(100), one QD1 8 KiB O_DIRECT
+# reader in each leaf. Leaf shares must be A1 = 1/6, A2 = 1/2, B = 1/3
+# within +-3 points (v1 through blkio.weight, v2 through io.hcfq.weight).
+. /tests/guest/lib.sh
+. /tests/guest/fair.sh
+
+fair_disk hier hcfq || { result "$SCEN" FAIL "disk setup failed"; exit 0; }
+fair_groups hcfq "A:200 B:100 A1:100:A A2:300:A" ||
+	{ result "$SCEN" FAIL "cgroup setup failed"; exit 0; }
+JOB="--rw=read --bs=8k --direct=1 --ioengine=psync --iodepth=1"
+fair_run hier 20 "A1:$JOB;A2:$JOB;B:$JOB"
+fair_check "$SCEN" hier fio "A1:16.7 A2:50 B:33.3" 3
+fair_check "$SCEN:window" hier win "A1:16.7 A2:50 B:33.3" 3
+nullb_destroy hier

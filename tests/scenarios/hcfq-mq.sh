@@ -1,0 +1,6 @@
+#!/bin/sh
+# budget: 120
+# Multi-queue: seed 000 on a null_blk with submit_queues=2.
+SEED000_QUEUES=2
+export SEED000_QUEUES
+. /tests/scenarios/hcfq-seed000.sh

@@ -1,0 +1,38 @@
+#!/bin/sh
+# budget: 120
+# Seed 000 under hcfq: three cgroups at weights 100/300/600 (v1 through
+# blkio.weight, v2 through io.hcfq.weight), one QD1 8 KiB O_DIRECT job
+# each, 20 s, sequential read and then sequential write. Each group's
+# share of bytes must be within +-3 points of 10/30/60 %, and the
+# kernel's counters (hcfq's blkio.io_service_bytes on v1, io.stat on v2)
+# must agree with fio's bytes within 5 %. SEED000_QUEUES=N runs the same
+# on a null_blk with N submit queues (the multi-queue scenario).
+. /tests/guest/lib.sh
+. /tests/guest/fair.sh
+
+RT=${SEED000_RT:-20}
+TOL=3
+Q=${SEED000_QUEUES:-1}
+W="g1:100 g3:300 g6:600"
+WANT="g1:10 g3:30 g6:60"
+
+fair_disk s000 hcfq submit_queues="$Q" || { result "$SCEN" FAIL "disk setup failed"; exit 0; }
+fair_groups hcfq "$W" || { result "$SCEN" FAIL "cgroup setup failed"; exit 0; }
+
+for rw in read write; do
+	JOB="--rw=$rw --bs=8k --direct=1 --ioengine=psync --iodepth=1"
+	fair_run "$rw" "$RT" "g1:$JOB;g3:$JOB;g6:$JOB"
+	fair_check "$SCEN:$rw" "$rw" fio "$WANT" "$TOL"
+	fair_check "$SCEN:$rw-window" "$rw" win "$WANT" "$TOL"
+	agree=$(fair_agree "$rw")
+	metric "$SCEN:$rw-stats" "fio_vs_kernel_maxpct=$agree"
+	if awk -v a="$agree" 'BEGIN { exit !(a <= 5) }'; then
+		result "$SCEN:$rw-stats" PASS "kernel byte counters agree with fio within $agree %"
+	else
+		result "$SCEN:$rw-stats" FAIL "kernel byte counters differ from fio by $agree %"
+	fi
+	# disk time charged follows the weights too
+	fair_check "$SCEN:$rw-time" "$rw" time "$WANT" "$TOL"
+done
+nullb_destroy s000
+dmesg_check > /dev/null; check_rc "$SCEN:dmesg" $? "no kernel warnings"
