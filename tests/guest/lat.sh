@@ -1,0 +1,294 @@
+# shellcheck shell=sh
+# lat.sh - latency / starvation scenarios (issue 4, seeds 001 003 004) on
+# top of lib.sh. Source after it:
+#     . /tests/guest/lib.sh; . /tests/guest/lat.sh
+#
+# The disk: a memory-backed null_blk (1024 MB, QD1, $NULLB_NSEC per
+# request, 8 KiB max request, discard so that freed blocks give their
+# memory back) with ext4 on it, mounted on $MNT. One request costs the
+# same whatever its size, so the disk moves 8 KiB / NULLB_NSEC (8 MB/s at
+# the default 1 ms): slow enough that the disk, not TCG's CPU, is the
+# bottleneck, and the volumes fit in the guest's 2 GiB.
+# Dirty limits are scaled with the disk: dirty_background_bytes 16 MiB,
+# dirty_bytes 64 MiB (defaults: 10 % / 20 % of RAM, i.e. ~170/340 MB,
+# which would take 40 s to write back here). lat_teardown restores them.
+#
+#   lat_setup NAME            null_blk + mkfs.ext4 + mount; sets DEV, MM,
+#                             MNT, LAT_Q (/sys/block/X/queue)
+#   lat_teardown NAME         umount, destroy, restore the vm.dirty_* knobs
+#   lat_sched SCHED "grp:w ..."  set_sched + cg_weight for bfq and hcfq
+#                             (groups must exist), nr_requests 128
+#   lat_cold                  sync + drop caches
+#   lat_exec GRP cmd [args]   run cmd in cgroup GRP: the shell writes its
+#                             pid to GRP's cgroup.procs and execs cmd
+#                             (same effect as lib.sh's cg_exec, without
+#                             libcgroup's cgexec, which fails here with
+#                             "registration of process failed")
+#   lat_spawn GRP cmd [args]  the same in the background; LAT_PID is the
+#                             pid of cmd itself (killable)
+#   lat_writer_start GRP FILE [MB] [BS]  buffered dd from /dev/zero in GRP,
+#                             in the background; LAT_WPIDS collects pids
+#   lat_writers_stop          kill the writers, wait for them
+#   lat_rm FILE...            rm + fstrim (drops dirty pages of the files
+#                             without writing them back)
+#   lat_now                   sets LAT_T to $EPOCHREALTIME in microseconds
+#                             (no fork: ash's EPOCHREALTIME)
+#   lat_ms T0 T1              prints (T1 - T0) / 1000 with 2 decimals
+#   lat_wbt                   wbt_lat_usec of the disk (or "none")
+#   lat_disk_sectors          "read written" sectors of the disk so far
+#   lat_table FILE            "sched key=value ..." lines -> aligned table
+#                             via `text`
+#   lat_best FILE KEY [EXCL]  smallest KEY among lines whose sched is not
+#                             EXCL (default hcfq); lat_bestmax: largest
+#   lat_get FILE SCHED KEY    value of KEY on SCHED's line
+#   lat_le A B                true if A <= B (floats)
+#
+# LAT_SCHEDS (default "none mq-deadline bfq hcfq") is the order in which
+# the scenarios measure; hcfq goes last so that the others are already
+# known when its numbers are printed.
+
+: "${LAT_SCHEDS:=none mq-deadline bfq hcfq}"
+: "${LAT_MAXSECT:=16}"
+LAT_REQ_KB=$((LAT_MAXSECT / 2))
+
+lat_setup() {
+	# a mount left behind by a scenario that was killed would capture a
+	# new null_blk that gets the same dev_t (sget matches the old sb)
+	for _lm in $(awk '$2 ~ /^\/mnt\// { print $2 }' /proc/mounts); do
+		umount -l "$_lm" 2> /dev/null
+	done
+	DEV=$(nullb_create "$1" size=1024 memory_backed=1 discard=1 \
+		hw_queue_depth=1 max_sectors="$LAT_MAXSECT") || return 1
+	MM=$(dev_majmin "$DEV")
+	LAT_Q=/sys/block/$(basename "$DEV")/queue
+	MNT=/mnt/$1
+	mkdir -p "$MNT"
+	# small journal, lazy inode tables that are never zeroed in the
+	# background (noinit_itable): no hidden I/O during the measurements
+	mkfs.ext4 -q -F -J size=8 -E lazy_itable_init=1,nodiscard "$DEV" > "$ODIR/mkfs.log" 2>&1 ||
+		{ log "mkfs.ext4 failed: $(cat "$ODIR/mkfs.log")"; return 1; }
+	mount -t ext4 -o noinit_itable "$DEV" "$MNT" || { log "mount failed"; return 1; }
+	LAT_DBB=$(cat /proc/sys/vm/dirty_background_bytes)
+	LAT_DBR=$(cat /proc/sys/vm/dirty_background_ratio)
+	LAT_DB=$(cat /proc/sys/vm/dirty_bytes)
+	LAT_DR=$(cat /proc/sys/vm/dirty_ratio)
+	echo $((16 << 20)) > /proc/sys/vm/dirty_background_bytes
+	echo $((64 << 20)) > /proc/sys/vm/dirty_bytes
+	LAT_WPIDS=
+	return 0
+}
+
+lat_teardown() {
+	lat_writers_stop
+	cd /
+	umount "$MNT" 2>/dev/null
+	nullb_destroy "$1"
+	if [ "${LAT_DBB:-0}" != 0 ]; then echo "$LAT_DBB" > /proc/sys/vm/dirty_background_bytes
+	else echo "${LAT_DBR:-10}" > /proc/sys/vm/dirty_background_ratio; fi
+	if [ "${LAT_DB:-0}" != 0 ]; then echo "$LAT_DB" > /proc/sys/vm/dirty_bytes
+	else echo "${LAT_DR:-20}" > /proc/sys/vm/dirty_ratio; fi
+}
+
+lat_sched() {
+	set_sched "$DEV" "$1" || return 1
+	case "$1" in
+	bfq|hcfq)
+		for _ls in $2; do
+			cg_weight "${_ls%%:*}" "$1" "${_ls#*:}" || return 1
+		done ;;
+	esac
+	return 0
+}
+
+lat_cold() {
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+}
+
+lat_exec() {
+	_le_p=$(cg_path "$1")
+	shift
+	sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$_le_p" "$@"
+}
+
+lat_spawn() {
+	_le_p=$(cg_path "$1")
+	shift
+	sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$_le_p" "$@" &
+	LAT_PID=$!
+}
+
+lat_writer_start() {
+	lat_spawn "$1" dd if=/dev/zero of="$2" bs="${4:-1M}" \
+		count=$(((${3:-600} << 20) / $(lat_bytes "${4:-1M}")))
+	LAT_WPIDS="$LAT_WPIDS $LAT_PID"
+}
+
+lat_bytes() {
+	case "$1" in
+	*k|*K) echo $((${1%?} << 10)) ;;
+	*m|*M) echo $((${1%?} << 20)) ;;
+	*) echo "$1" ;;
+	esac
+}
+
+lat_writers_stop() {
+	for _lp in $LAT_WPIDS; do
+		kill "$_lp" 2> /dev/null
+	done
+	for _lp in $LAT_WPIDS; do
+		wait "$_lp" 2> /dev/null
+	done
+	LAT_WPIDS=
+}
+
+lat_rm() {
+	rm -f "$@"
+	fstrim "$MNT" 2> /dev/null
+	sync
+}
+
+lat_now() {
+	_ln=$EPOCHREALTIME
+	LAT_T=${_ln%.*}${_ln#*.}
+}
+
+lat_ms() {
+	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b - a) / 1000 }'
+}
+
+lat_wbt() {
+	cat "$LAT_Q/wbt_lat_usec" 2> /dev/null || echo none
+}
+
+lat_disk_sectors() {
+	awk '{ print $3, $7 }' "/sys/block/$(basename "$DEV")/stat"
+}
+
+lat_get() {
+	awk -v s="$2" -v k="$3" '$1 == s { for (i = 2; i <= NF; i++) {
+		split($i, kv, "="); if (kv[1] == k) print kv[2] } }' "$1"
+}
+
+lat_best() {
+	awk -v k="$2" -v x="${3:-hcfq}" '$1 != x { for (i = 2; i <= NF; i++) {
+		split($i, kv, "="); if (kv[1] == k && (b == "" || kv[2] + 0 < b + 0)) b = kv[2] } }
+		END { print b }' "$1"
+}
+
+lat_bestmax() {
+	awk -v k="$2" -v x="${3:-hcfq}" '$1 != x { for (i = 2; i <= NF; i++) {
+		split($i, kv, "="); if (kv[1] == k && (b == "" || kv[2] + 0 > b + 0)) b = kv[2] } }
+		END { print b }' "$1"
+}
+
+lat_le() {
+	awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "" && b != "" && a + 0 <= b + 0) }'
+}
+
+# table: header from the keys of the first line, one row per scheduler
+lat_table() {
+	awk '{ if (NR == 1) { printf "%-12s", "sched"; for (i = 2; i <= NF; i++) {
+			split($i, kv, "="); printf " %10s", kv[1] } printf "\n" }
+		printf "%-12s", $1; for (i = 2; i <= NF; i++) { split($i, kv, "=")
+			printf " %10s", kv[2] } printf "\n" }' "$1" | text "$SCEN"
+}
+
+# lat_reads DIR N INTERVAL LSDIR: cold-read DIR/0 .. DIR/N-1, one every
+# INTERVAL s, then `ls LSDIR`; prints "r0=MS ... ls=MS". Run it in the
+# reader's cgroup: lat_exec G sh -c '. /tests/guest/lat.sh; lat_reads ..'
+# Files are read with busybox head -c (a NOEXEC applet: ash forks but does
+# not exec, which under TCG saves ~10 ms of noise that cat's exec adds);
+# busybox ls is NOEXEC too.
+lat_reads() {
+	_lr_i=0 _lr_t=
+	while [ $_lr_i -lt "$2" ]; do
+		[ $_lr_i -gt 0 ] && sleep "$3"
+		lat_now; _lr_a=$LAT_T
+		head -c 1048576 "$1/$_lr_i" > /dev/null
+		lat_now
+		_lr_t="$_lr_t r$_lr_i:$_lr_a:$LAT_T"
+		_lr_i=$((_lr_i + 1))
+	done
+	sleep "$3"
+	lat_now; _lr_a=$LAT_T
+	ls "$4" > /dev/null
+	lat_now
+	_lr_t="$_lr_t ls:$_lr_a:$LAT_T"
+	echo "$_lr_t" | awk '{ for (i = 1; i <= NF; i++) { split($i, f, ":")
+		printf "%s%s=%.2f", (i > 1 ? " " : ""), f[1], (f[3] - f[2]) / 1000 } printf "\n" }'
+}
+
+# lat_forkms: median over 5 of the time ash needs to fork a NOEXEC applet
+# that does no I/O (head -c 1 /dev/null), in ms: the process cost that is
+# part of every latency lat_reads measures
+lat_forkms() {
+	_lf_s=
+	for _lf_i in 1 2 3 4 5; do
+		lat_now; _lf_a=$LAT_T
+		head -c 1 /dev/null > /dev/null
+		lat_now
+		_lf_s="$_lf_s $((LAT_T - _lf_a))"
+	done
+	echo "$_lf_s" | tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { printf "%.2f", v[3] / 1000 }'
+}
+
+# lat_median FILE SCHED KEY...: median of the KEYs on SCHED's line
+lat_median() {
+	_lm_f=$1 _lm_s=$2
+	shift 2
+	for _lm_k in "$@"; do lat_get "$_lm_f" "$_lm_s" "$_lm_k"; done | sort -n |
+		awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# lat_max FILE SCHED KEY...: largest of the KEYs on SCHED's line
+lat_max() {
+	_lm_f=$1 _lm_s=$2
+	shift 2
+	for _lm_k in "$@"; do lat_get "$_lm_f" "$_lm_s" "$_lm_k"; done | sort -n | tail -n1
+}
+
+# lat_assert NAME A OP B "what": result NAME PASS if A OP B (OP le|ge)
+lat_assert() {
+	if awk -v a="$2" -v b="$4" -v op="$3" 'BEGIN { if (a == "" || b == "") exit 1
+		exit !(op == "le" ? a + 0 <= b + 0 : a + 0 >= b + 0) }'; then
+		result "$1" PASS "$5: $2 (limit $3 $4)"
+	else
+		result "$1" FAIL "$5: $2 (limit $3 $4)"
+	fi
+}
+
+# lat_wbt_check NAME FILE: FILE has "sched wbt=N" lines; PASS if hcfq's is 0
+lat_wbt_check() {
+	_lw=$(lat_get "$2" hcfq wbt)
+	if [ "$_lw" = 0 ]; then
+		result "$1" PASS "wbt_lat_usec 0 under hcfq ($(tr '\n' ' ' < "$2"))"
+	else
+		result "$1" FAIL "wbt_lat_usec '$_lw' under hcfq, want 0 ($(tr '\n' ' ' < "$2"))"
+	fi
+}
+
+# lat_fio TAG RUNTIME GRP ARGS [GRP ARGS ...]: one fio per group on $DEV,
+# all started together (lat_spawn), time-based with 1 s ramp; per group
+# bytes (fio_bytes, all jobs) into $ODIR/TAG.bytes as "grp bytes"
+lat_fio() {
+	_lf_t=$1 _lf_rt=$2
+	shift 2
+	_lf_i=0 _lf_g=
+	while [ $# -ge 2 ]; do
+		_lf_g="$_lf_g $1"
+		# shellcheck disable=SC2086
+		lat_spawn "$1" fio --name="$1" --filename="$DEV" \
+			--offset=$((_lf_i * 512))m --size=512m --direct=1 \
+			--time_based --ramp_time=1 --runtime="$_lf_rt" $2 \
+			--group_reporting --output-format=terse --terse-version=3 \
+			--output="$ODIR/$_lf_t.fio.$1" > /dev/null 2>&1
+		_lf_i=$((_lf_i + 1))
+		shift 2
+	done
+	wait
+	: > "$ODIR/$_lf_t.bytes"
+	for _lf_n in $_lf_g; do
+		echo "$_lf_n $(fio_bytes "$ODIR/$_lf_t.fio.$_lf_n")" >> "$ODIR/$_lf_t.bytes"
+	done
+}

@@ -1,0 +1,47 @@
+#!/bin/sh
+# budget: 110
+# Seed 004: a group that keeps one request in flight must still get its
+# share. Raw null_blk (QD1, $NULLB_NSEC per request), 8 KiB O_DIRECT
+# sequential reads, 1 s ramp + RT s measured. Group qa weight 800, group
+# qb weight 200 with 32 psync jobs (one request in flight each).
+#   qd1:  qa runs one psync job (one request in flight)
+#   pool: qa runs 16 psync jobs, each QD1 (an emulator's AIO pool)
+# Jobs are fio threads (--thread): cheap to start under TCG, and each
+# thread has its own io_context, like the threads of a real AIO pool.
+# Share = the group's bytes / both groups' bytes (fio). Same under none,
+# mq-deadline, bfq and hcfq. Bound for hcfq: qa's share >= 75 % in both.
+. /tests/guest/lib.sh
+. /tests/guest/lat.sh
+
+RT=${LAT_QD1_RT:-5}
+JOB="--rw=read --bs=8k --ioengine=psync --iodepth=1"
+
+DEV=$(nullb_create qd1 size=2048) || { result "$SCEN" FAIL "disk setup failed"; exit 0; }
+MM=$(dev_majmin "$DEV")
+cg_new qa && cg_new qb || { result "$SCEN" FAIL "cgroup setup failed"; exit 0; }
+
+: > "$ODIR/shares"
+for s in $LAT_SCHEDS; do
+	lat_sched "$s" "qa:800 qb:200" || { result "$SCEN" FAIL "lat_sched $s failed"; exit 0; }
+	line=$s
+	for c in qd1 pool; do
+		n=1
+		[ $c = pool ] && n=16
+		lat_fio "$s.$c" "$RT" qa "$JOB --thread --numjobs=$n" qb "$JOB --thread --numjobs=32"
+		sh=$(shares < "$ODIR/$s.$c.bytes" | awk '$1 == "qa" { print $2 }')
+		iops=$(awk -v t="$RT" '{ s += $2 } END { printf "%d", s / 8192 / t }' "$ODIR/$s.$c.bytes")
+		line="$line ${c}_qa_pct=$sh ${c}_iops=$iops"
+	done
+	echo "$line" >> "$ODIR/shares"
+	log "$line"
+done
+
+echo "qa (weight 800) share in % against qb (200, 32 QD1 jobs); total IOPS" | text "$SCEN"
+lat_table "$ODIR/shares"
+while read -r s rest; do metric "$SCEN" "sched=$s" $rest; done < "$ODIR/shares"
+for c in qd1 pool; do
+	lat_assert "$SCEN:$c" "$(lat_get "$ODIR/shares" hcfq ${c}_qa_pct)" ge 75 \
+		"hcfq: qa's share in % (bfq $(lat_get "$ODIR/shares" bfq ${c}_qa_pct))"
+done
+nullb_destroy qd1
+dmesg_check > /dev/null; check_rc "$SCEN:dmesg" $? "no kernel warnings"
