@@ -37,6 +37,8 @@ done
 RES=$REPO/build/results
 mkdir -p "$RES"
 BOOT_OVERHEAD=${BOOT_OVERHEAD:-120}   # s for boot + artifact writing (TCG)
+# held while a guest runs or a kernel builds (tools/build-kernel.sh)
+MACHINE_LOCK=${HCFQ_MACHINE_LOCK:-/tmp/hcfq-machine.lock}
 
 # read the plan
 boots=()
@@ -107,7 +109,11 @@ run_boot() { # name variant cgmode scenarios...
 	local tests
 	tests=$(IFS=,; echo "${scen[*]}")
 	echo "run-tests: boot $name ($variant, $cgmode, budget ${budget}s): ${scen[*]}" >&2
-	local start rc=0
+	local start rc=0 lockfd
+	# one guest at a time on this machine: timing tests need the host's
+	# cores (a second TCG guest or a kernel build skews every number)
+	exec {lockfd}>"$MACHINE_LOCK"
+	flock "$lockfd"
 	start=$(date +%s)
 	timeout -k 10 "$budget" qemu-system-x86_64 \
 		-accel tcg,thread=multi -cpu max -smp 2 -m 2048 \
@@ -117,6 +123,7 @@ run_boot() { # name variant cgmode scenarios...
 		-serial "file:$dir/console.log" -serial "file:$dir/results.txt" \
 		-drive "file=$dir/artifacts.img,format=raw,if=virtio,cache=unsafe" \
 		-monitor none </dev/null >"$dir/qemu.log" 2>&1 || rc=$?
+	exec {lockfd}>&-
 	local secs=$(($(date +%s) - start))
 	echo "run-tests: boot $name ended rc=$rc after ${secs}s" >&2
 	echo "$secs" >"$dir/wallclock"
