@@ -23,6 +23,12 @@
 #       Nonzero if blkshare failed.
 #   Cgroup names are paths below $(cg_root) without the leading "/"
 #   (blkshare prints "/g1"; these helpers take and print "g1").
+#   trace_weight_file DEV
+#       the cgroup file holding weights for DEV's active scheduler (hcfq:
+#       blkio.weight / io.hcfq.weight, bfq: blkio.bfq.weight /
+#       io.bfq.weight, none: io.weight); empty if unknown. blkshare's
+#       default order would read io.hcfq.weight (present whenever hcfq is
+#       built in) also for BFQ.
 #   trace_bytes TSV              "cgroup bytes" per cgroup, whole trace
 #   trace_window TSV METRIC "cg ..." [BOUNDS]
 #       "cgroup value" per listed cgroup, METRIC bytes|time, summed over
@@ -117,6 +123,17 @@ trace_report() {
 	return $_tr_rc
 }
 
+trace_weight_file() {
+	_tw_s=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "/sys/block/$(basename "$1")/queue/scheduler" 2>/dev/null)
+	case "$CGMODE/$_tw_s" in
+	v1/hcfq) echo blkio.weight ;;
+	v2/hcfq) echo io.hcfq.weight ;;
+	v1/bfq) echo blkio.bfq.weight ;;
+	v2/bfq) echo io.bfq.weight ;;
+	v2/none) echo io.weight ;;
+	esac
+}
+
 trace_bytes() {
 	awk -F'\t' '$1 == "total" { c = $5; if (c != "/") sub(/^\//, "", c); print c, $11 }' "$1"
 }
@@ -194,7 +211,9 @@ trace_demo_end() {
 		result "$SCEN:plot" FAIL "blktrace did not start"
 		return 0
 	fi
-	if trace_stop && trace_report shares --interval 1 && svg_check "$ODIR/shares.svg" ""; then
+	_td_w=$(trace_weight_file "$TRACE_DEV")
+	if trace_stop && trace_report shares --interval 1 ${_td_w:+--weight-file "$_td_w"} &&
+	   svg_check "$ODIR/shares.svg" ""; then
 		{
 			echo
 			echo "blkshare (blktrace of the run, dropped events: $TRACE_DROPPED):"

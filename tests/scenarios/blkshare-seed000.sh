@@ -50,7 +50,7 @@ done
 metric "$SCEN:trace" "events=$TRACE_EVENTS" "dropped=$TRACE_DROPPED" \
 	"kib=$(du -k "$TRACE_DIR" | tail -n1 | cut -f1)"
 
-if ! trace_report shares --interval 1; then
+if ! trace_report shares --interval 1 --weight-file "$(trace_weight_file "$DEV")"; then
 	result "$SCEN" FAIL "blkshare failed: $(head -n1 "$ODIR/shares.err")"
 	exit 0
 fi
