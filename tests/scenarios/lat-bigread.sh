@@ -1,9 +1,9 @@
 #!/bin/sh
-# budget: 110
+# budget: 70
 # Seed 003, big read: one reader against three buffered writers (busybox
 # dd, 4 KiB blocks, as in the seed). Group la (weight 200) holds the
 # reader and two writers, group lb (weight 100) the third writer. The
-# writers start on a cold cache, 2 s later the reader reads a 16 MiB file
+# writers start on a cold cache, 2 s later the reader reads an 8 MiB file
 # (the seed's 290 MB, scaled to the 8 MB/s disk) with dd bs=64k; capped
 # at CAP s (then the read time is reported as CAP). Same workload under none, mq-deadline, bfq and hcfq, plus the
 # reader alone per scheduler for reference.
@@ -12,8 +12,8 @@
 . /tests/guest/lib.sh
 . /tests/guest/lat.sh
 
-RMB=16
-CAP=15
+RMB=8
+CAP=10
 
 lat_setup big || { result "$SCEN" FAIL "disk setup failed"; lat_teardown big; exit 0; }
 cg_new la && cg_new lb || { result "$SCEN" FAIL "cgroup setup failed"; lat_teardown big; exit 0; }

@@ -1,5 +1,5 @@
 #!/bin/sh
-# budget: 110
+# budget: 80
 # Seed 004: a group that keeps one request in flight must still get its
 # share. Raw null_blk (QD1, $NULLB_NSEC per request), 8 KiB O_DIRECT
 # sequential reads, 1 s ramp + RT s measured. Group qa weight 800, group
@@ -13,7 +13,7 @@
 . /tests/guest/lib.sh
 . /tests/guest/lat.sh
 
-RT=${LAT_QD1_RT:-5}
+RT=${LAT_QD1_RT:-4}
 JOB="--rw=read --bs=8k --ioengine=psync --iodepth=1"
 
 DEV=$(nullb_create qd1 size=2048) || { result "$SCEN" FAIL "disk setup failed"; exit 0; }
