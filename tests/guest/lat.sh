@@ -36,6 +36,12 @@
 #   lat_ms T0 T1              prints (T1 - T0) / 1000 with 2 decimals
 #   lat_wbt                   wbt_lat_usec of the disk (or "none")
 #   lat_disk_sectors          "read written" sectors of the disk so far
+#   lat_grp_bytes "G1 G2 .."  "G1=bytes G2=bytes .." that each cgroup moved on
+#                             $MM so far (lib.sh's cg_io_bytes: v2 io.stat,
+#                             v1 blk-throttle's counters)
+#   lat_grp_mb "B0" "B1" SECT  per-group MB between two lat_grp_bytes
+#                             samples, plus rest= (device sectors SECT
+#                             minus the groups: root, flusher, jbd2)
 #   lat_table FILE            "sched key=value ..." lines -> aligned table
 #                             via `text`
 #   lat_best FILE KEY [EXCL]  smallest KEY among lines whose sched is not
@@ -163,6 +169,19 @@ lat_wbt() {
 
 lat_disk_sectors() {
 	awk '{ print $3, $7 }' "/sys/block/$(basename "$DEV")/stat"
+}
+
+lat_grp_bytes() {
+	for _lg in $1; do printf '%s=%s ' "$_lg" "$(cg_io_bytes "$_lg" "$MM")"; done
+}
+
+lat_grp_mb() {
+	echo "$1 | $2" | awk -v sect="$3" '{
+		for (i = 1; i <= NF; i++) { if ($i == "|") { p = 1; continue }
+			split($i, kv, "="); if (!p) a[kv[1]] = kv[2]; else { b[kv[1]] = kv[2]; o[++n] = kv[1] } }
+		for (i = 1; i <= n; i++) { d = (b[o[i]] - a[o[i]]) / 1048576; s += d
+			printf "%s_mb=%.1f ", o[i], d }
+		printf "rest_mb=%.1f\n", sect * 512 / 1048576 - s }'
 }
 
 lat_get() {

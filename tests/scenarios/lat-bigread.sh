@@ -1,5 +1,5 @@
 #!/bin/sh
-# budget: 70
+# budget: 100
 # Seed 003, big read: one reader against three buffered writers (busybox
 # dd, 4 KiB blocks, as in the seed). Group la (weight 200) holds the
 # reader and two writers, group lb (weight 100) the third writer. The
@@ -39,7 +39,9 @@ for s in $LAT_SCHEDS; do
 	lat_writer_start la "$MNT/w3" 400 4k
 	sleep 2
 	s0=$(lat_disk_sectors)
+	g0=$(lat_grp_bytes "la lb")
 	t=$(readit)
+	g1=$(lat_grp_bytes "la lb")
 	s1=$(lat_disk_sectors)
 	echo "$s wbt=$(lat_wbt)" >> "$ODIR/wbt"
 	lat_writers_stop
@@ -48,11 +50,12 @@ for s in $LAT_SCHEDS; do
 	ws=$(echo "$s0 $s1" | awk '{ print $4 - $2 }')
 	mbs=$(awk -v t="$t" -v r="$ws" 'BEGIN { printf "%.2f", (t > 0 ? r * 512 / 1048576 / t : 0) }')
 	log "$s: idle ${idle}s loaded ${t}s"
-	echo "$s idle_s=$idle read_s=$t write_mbs=$mbs rd_sect=$rs wr_sect=$ws" >> "$ODIR/times"
+	echo "$s idle_s=$idle read_s=$t write_mbs=$mbs rd_sect=$rs wr_sect=$ws $(lat_grp_mb "$g0" "$g1" $((rs + ws)))" >> "$ODIR/times"
 done
 
 echo "reader: ${RMB} MiB alone (idle_s) and against 3 writers (read_s);" \
-	"writers' MB/s to the disk during the read" | text "$SCEN"
+	"writers' MB/s to the disk during the read; MB each cgroup moved during" \
+	"the read (rest: root, i.e. writeback not charged to la/lb, jbd2)" | text "$SCEN"
 lat_table "$ODIR/times"
 while read -r s rest; do metric "$SCEN" "sched=$s" $rest; done < "$ODIR/times"
 h=$(lat_get "$ODIR/times" hcfq read_s)

@@ -31,12 +31,14 @@ for s in $LAT_SCHEDS; do
 	lat_sched "$s" "lg:500" || { result "$SCEN" FAIL "lat_sched $s failed"; lat_teardown prio; exit 0; }
 	lat_cold
 	s0=$(lat_disk_sectors)
+	g0=$(lat_grp_bytes lg)
 	lat_now; t0=$LAT_T
 	lat_spawn lg ionice -c2 -n7 dd if=/dev/zero of="$MNT/wfile" bs=4k \
 		count=$((WMB * 256)) conv=fsync 2> /dev/null
 	wp=$LAT_PID
 	lat_exec lg ionice -c2 -n0 timeout $CAP dd if="$MNT/rfile" of=/dev/null bs=64k 2> /dev/null
 	lat_now; t1=$LAT_T
+	g1=$(lat_grp_bytes lg)
 	s1=$(lat_disk_sectors)
 	echo "$s wbt=$(lat_wbt)" >> "$ODIR/wbt"
 	# the writer finishes its fsync unless it is far behind
@@ -46,11 +48,13 @@ for s in $LAT_SCHEDS; do
 	echo "$s0 $s1 $t0 $t1" | awk -v s="$s" '{
 		r = $3 - $1; w = $4 - $2; t = ($6 - $5) / 1e6
 		printf "%s read_s=%.2f reader_mbs=%.2f writer_pct=%.1f rd_sect=%d wr_sect=%d\n",
-			s, t, r * 512 / 1048576 / t, (r + w ? 100 * w / (r + w) : 0), r, w }' >> "$ODIR/res"
+			s, t, r * 512 / 1048576 / t, (r + w ? 100 * w / (r + w) : 0), r, w }' > "$ODIR/line"
+	echo "$(cat "$ODIR/line") $(lat_grp_mb "$g0" "$g1" "$(echo "$s0 $s1" | awk '{ print $3 - $1 + $4 - $2 }')")" >> "$ODIR/res"
 	log "$s: $(tail -n1 "$ODIR/res")"
 done
 
-echo "ionice BE0 reader (${RMB} MiB) vs BE7 writer (${WMB} MiB + fsync), one group" | text "$SCEN"
+echo "ionice BE0 reader (${RMB} MiB) vs BE7 writer (${WMB} MiB + fsync), one group;" \
+	"MB lg moved while the reader ran (rest: root: v1 writeback, jbd2)" | text "$SCEN"
 lat_table "$ODIR/res"
 while read -r s rest; do metric "$SCEN" "sched=$s" $rest; done < "$ODIR/res"
 h=$(lat_get "$ODIR/res" hcfq reader_mbs)

@@ -26,7 +26,7 @@ for s in hcfq none hcfq mq-deadline hcfq bfq none; do
 	*) [ "$w" = "$def" ] || back=FAIL ;;
 	esac
 done
-metric "$SCEN" "default=$def" "seq=$(echo $seq | tr ' ' ',')"
+metric "$SCEN" "nullb_nsec=$NULLB_NSEC" "default=$def" "seq=$(echo $seq | tr ' ' ',')"
 case "$def" in ''|0|none) back=FAIL; seq="$seq (no wbt default to compare)" ;; esac
 result "$SCEN:off" $off "wbt_lat_usec under hcfq must be 0; default $def;$seq"
 result "$SCEN:restored" $back "default $def back after hcfq;$seq"
