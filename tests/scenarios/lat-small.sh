@@ -16,10 +16,16 @@
 #              (3 x NULLB_NSEC: inode block and 2 x 8 KiB of data), so a
 #              lucky idle sample cannot make the bound impossible
 #   best       hcfq's worst read <= 1.2 x the best other scheduler's worst
-#              read (read i of one run has nothing to do with read i of
-#              another: the writer's state differs, so worst vs worst)
+#              read + AA (read i of one run has nothing to do with read i
+#              of another: the writer's state differs, so worst vs worst)
 #   ls-idle2x  ls <= 2 x max(hcfq's idle ls, floor); floor as above
-#   ls-best    ls <= 1.2 x the best other scheduler's ls
+#   ls-best    ls <= 1.2 x the best other scheduler's ls + AA_LS
+# AA is the A/A noise of this boot: on the idle disk the schedulers run the
+# identical workload, so the spread (largest - smallest) of the other
+# schedulers' idle worst reads is what TCG and the host add to a worst
+# read by chance (AA_LS: same for ls). Without it the 1.2 x bounds fail
+# on idle-disk data, where no scheduler can be better than another: cold
+# reads here take 10-40 ms of emulated CPU for 3-6 ms of device time.
 # Also: wbt_lat_usec reads 0 while hcfq is attached (issue 4, item 5).
 . /tests/guest/lib.sh
 . /tests/guest/lat.sh
@@ -86,20 +92,24 @@ for p in same other; do
 		echo "$p: $s worst read $m ms, 2 x own idle $l ms: $v"
 	done
 done | text "$SCEN"
+for s in $LAT_SCHEDS; do echo "$s max=$(lat_max "$ODIR/idle" $s $RK)"; done > "$ODIR/idle.max"
+AA=$(awk -v a="$(lat_best "$ODIR/idle.max" max)" -v b="$(lat_bestmax "$ODIR/idle.max" max)" 'BEGIN { printf "%.2f", b - a }')
+AA_LS=$(awk -v a="$(lat_best "$ODIR/idle" ls)" -v b="$(lat_bestmax "$ODIR/idle" ls)" 'BEGIN { printf "%.2f", b - a }')
+metric "$SCEN:noise" "aa_ms=$AA" "aa_ls_ms=$AA_LS"
 for p in same other; do
 	for s in $LAT_SCHEDS; do echo "$s max=$(lat_max "$ODIR/$p" $s $RK)"; done > "$ODIR/$p.max"
 	hmax=$(lat_get "$ODIR/$p.max" hcfq max)
 	lat_assert "$SCEN:$p:idle2x" "$hmax" le "$lim_i" \
 		"hcfq worst read ms ($(lat_get "$ODIR/$p" hcfq r0)..) vs 2 x max(idle median $idle, floor $FLOOR)"
 	best=$(lat_best "$ODIR/$p.max" max)
-	lat_assert "$SCEN:$p:best" "$hmax" le "$(awk -v b="$best" 'BEGIN { printf "%.2f", 1.2 * b }')" \
-		"hcfq worst read ms vs 1.2 x best other's worst ($(tr '\n' ' ' < "$ODIR/$p.max"))"
+	lat_assert "$SCEN:$p:best" "$hmax" le "$(awk -v b="$best" -v n="$AA" 'BEGIN { printf "%.2f", 1.2 * b + n }')" \
+		"hcfq worst read ms vs 1.2 x best other's worst + AA $AA ($(tr '\n' ' ' < "$ODIR/$p.max"))"
 	hls=$(lat_get "$ODIR/$p" hcfq ls)
 	lat_assert "$SCEN:$p:ls-idle2x" "$hls" le "$lim_l" \
 		"hcfq ls ms vs 2 x max(idle $idle_ls, floor $FLOOR)"
 	best=$(lat_best "$ODIR/$p" ls)
-	lat_assert "$SCEN:$p:ls-best" "$hls" le "$(awk -v b="$best" 'BEGIN { printf "%.2f", 1.2 * b }')" \
-		"hcfq ls ms vs 1.2 x best other ($best)"
+	lat_assert "$SCEN:$p:ls-best" "$hls" le "$(awk -v b="$best" -v n="$AA_LS" 'BEGIN { printf "%.2f", 1.2 * b + n }')" \
+		"hcfq ls ms vs 1.2 x best other ($best) + AA_LS $AA_LS"
 done
 
 lat_wbt_check "$SCEN:wbt" "$ODIR/wbt"
