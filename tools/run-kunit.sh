@@ -32,6 +32,9 @@ OUTD=$REPO/build/kunit-results
 mkdir -p "$OUTD"
 exec 8>"$REPO/build/src/.kunit.lock"
 flock 8
+# builds and timing runs take turns on the machine (see tools/run-tests.sh)
+exec 7>"${HCFQ_MACHINE_LOCK:-/tmp/hcfq-machine.lock}"
+flock 7
 
 PASS=0
 FAIL=0

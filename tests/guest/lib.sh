@@ -46,7 +46,7 @@
 #   shares                           stdin "name value" lines -> stdout
 #                                    "name percent" (one decimal)
 #   dmesg_check                      nonzero (and prints them) if dmesg has
-#       WARNING:/BUG:/KASAN/Oops/lockdep/"possible circular"/"INFO: task"
+#       WARNING:/BUG:/KASAN:/Oops/lockdep splats/"INFO: task"
 #   check_rc NAME RC "detail"        result NAME PASS if RC is 0, else FAIL
 
 : "${OUT:=/out}"
@@ -232,7 +232,7 @@ shares() {
 }
 
 dmesg_check() {
-	! dmesg | grep -E 'WARNING:|BUG:|KASAN|Oops|lockdep|possible circular|INFO: task'
+	! dmesg | grep -E 'WARNING:|BUG:|KASAN:|Oops|lockdep:|possible circular|possible recursive|inconsistent lock state|suspicious RCU|INFO: task'
 }
 
 check_rc() {
