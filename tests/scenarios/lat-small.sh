@@ -10,7 +10,7 @@
 # Measured under none, mq-deadline, bfq and hcfq in this boot (weights
 # lw=lr=100 for bfq and hcfq), and once on the idle disk per scheduler.
 # Bounds, hcfq only, per placement (one result each):
-#   idle2x     every read <= 2 x max(idle, floor), idle = median of hcfq's
+#   idle2x     every read <= 2 x max(idle, floor) + AA, idle = median of hcfq's
 #              five idle reads; floor = the time ash needs to fork a
 #              reader (measured, lat_forkms) + 3 requests' device time
 #              (3 x NULLB_NSEC: inode block and 2 x 8 KiB of data), so a
@@ -18,14 +18,16 @@
 #   best       hcfq's worst read <= 1.2 x the best other scheduler's worst
 #              read + AA (read i of one run has nothing to do with read i
 #              of another: the writer's state differs, so worst vs worst)
-#   ls-idle2x  ls <= 2 x max(hcfq's idle ls, floor); floor as above
+#   ls-idle2x  ls <= 2 x max(hcfq's idle ls, floor) + AA_LS; floor as above
 #   ls-best    ls <= 1.2 x the best other scheduler's ls + AA_LS
 # AA is the A/A noise of this boot: on the idle disk the schedulers run the
 # identical workload, so the spread (largest - smallest) of the other
 # schedulers' idle worst reads is what TCG and the host add to a worst
 # read by chance (AA_LS: same for ls). Without it the 1.2 x bounds fail
-# on idle-disk data, where no scheduler can be better than another: cold
-# reads here take 10-40 ms of emulated CPU for 3-6 ms of device time.
+# on idle-disk data, where no scheduler can be better than another, and
+# mq-deadline and bfq miss the 2 x idle bound in about half the runs: cold
+# reads here take 10-40 ms of emulated CPU for 3-6 ms of device time. The
+# text lines show every scheduler against its own 2 x idle + AA bound.
 # Also: wbt_lat_usec reads 0 while hcfq is attached (issue 4, item 5).
 . /tests/guest/lib.sh
 . /tests/guest/lat.sh
@@ -77,36 +79,36 @@ for f in idle same other; do
 done
 
 RK=$(seq 0 $((N - 1)) | sed 's/^/r/' | tr '\n' ' ')
+for s in $LAT_SCHEDS; do echo "$s max=$(lat_max "$ODIR/idle" $s $RK)"; done > "$ODIR/idle.max"
+AA=$(awk -v a="$(lat_best "$ODIR/idle.max" max)" -v b="$(lat_bestmax "$ODIR/idle.max" max)" 'BEGIN { printf "%.2f", b - a }')
+AA_LS=$(awk -v a="$(lat_best "$ODIR/idle" ls)" -v b="$(lat_bestmax "$ODIR/idle" ls)" 'BEGIN { printf "%.2f", b - a }')
+metric "$SCEN:noise" "aa_ms=$AA" "aa_ls_ms=$AA_LS"
 idle=$(lat_median "$ODIR/idle" hcfq $RK)
 idle_ls=$(lat_get "$ODIR/idle" hcfq ls)
-lim_i=$(awk -v a="$idle" -v f="$FLOOR" 'BEGIN { printf "%.2f", 2 * (a > f ? a : f) }')
-lim_l=$(awk -v a="$idle_ls" -v f="$FLOOR" 'BEGIN { printf "%.2f", 2 * (a > f ? a : f) }')
+lim_i=$(awk -v a="$idle" -v f="$FLOOR" -v n="$AA" 'BEGIN { printf "%.2f", 2 * (a > f ? a : f) + n }')
+lim_l=$(awk -v a="$idle_ls" -v f="$FLOOR" -v n="$AA_LS" 'BEGIN { printf "%.2f", 2 * (a > f ? a : f) + n }')
 metric "$SCEN:bounds" "fork_ms=$FORK" "floor_ms=$FLOOR" "idle_med_ms=$idle" "idle_ls_ms=$idle_ls"
 # the same idle2x bound applied to every scheduler with its own idle
 # numbers: shows the bound is reachable on this host (text only)
 for p in same other; do
 	for s in $LAT_SCHEDS; do
 		m=$(lat_max "$ODIR/$p" $s $RK)
-		l=$(awk -v a="$(lat_median "$ODIR/idle" $s $RK)" -v f="$FLOOR" 'BEGIN { printf "%.2f", 2 * (a > f ? a : f) }')
+		l=$(awk -v a="$(lat_median "$ODIR/idle" $s $RK)" -v f="$FLOOR" -v n="$AA" 'BEGIN { printf "%.2f", 2 * (a > f ? a : f) + n }')
 		if lat_le "$m" "$l"; then v=meets; else v=misses; fi
-		echo "$p: $s worst read $m ms, 2 x own idle $l ms: $v"
+		echo "$p: $s worst read $m ms, 2 x own idle + AA $l ms: $v"
 	done
 done | text "$SCEN"
-for s in $LAT_SCHEDS; do echo "$s max=$(lat_max "$ODIR/idle" $s $RK)"; done > "$ODIR/idle.max"
-AA=$(awk -v a="$(lat_best "$ODIR/idle.max" max)" -v b="$(lat_bestmax "$ODIR/idle.max" max)" 'BEGIN { printf "%.2f", b - a }')
-AA_LS=$(awk -v a="$(lat_best "$ODIR/idle" ls)" -v b="$(lat_bestmax "$ODIR/idle" ls)" 'BEGIN { printf "%.2f", b - a }')
-metric "$SCEN:noise" "aa_ms=$AA" "aa_ls_ms=$AA_LS"
 for p in same other; do
 	for s in $LAT_SCHEDS; do echo "$s max=$(lat_max "$ODIR/$p" $s $RK)"; done > "$ODIR/$p.max"
 	hmax=$(lat_get "$ODIR/$p.max" hcfq max)
 	lat_assert "$SCEN:$p:idle2x" "$hmax" le "$lim_i" \
-		"hcfq worst read ms ($(lat_get "$ODIR/$p" hcfq r0)..) vs 2 x max(idle median $idle, floor $FLOOR)"
+		"hcfq worst read ms vs 2 x max(idle median $idle, floor $FLOOR) + AA $AA"
 	best=$(lat_best "$ODIR/$p.max" max)
 	lat_assert "$SCEN:$p:best" "$hmax" le "$(awk -v b="$best" -v n="$AA" 'BEGIN { printf "%.2f", 1.2 * b + n }')" \
 		"hcfq worst read ms vs 1.2 x best other's worst + AA $AA ($(tr '\n' ' ' < "$ODIR/$p.max"))"
 	hls=$(lat_get "$ODIR/$p" hcfq ls)
 	lat_assert "$SCEN:$p:ls-idle2x" "$hls" le "$lim_l" \
-		"hcfq ls ms vs 2 x max(idle $idle_ls, floor $FLOOR)"
+		"hcfq ls ms vs 2 x max(idle $idle_ls, floor $FLOOR) + AA_LS $AA_LS"
 	best=$(lat_best "$ODIR/$p" ls)
 	lat_assert "$SCEN:$p:ls-best" "$hls" le "$(awk -v b="$best" -v n="$AA_LS" 'BEGIN { printf "%.2f", 1.2 * b + n }')" \
 		"hcfq ls ms vs 1.2 x best other ($best) + AA_LS $AA_LS"
