@@ -213,8 +213,10 @@ lat_table() {
 			printf " %10s", kv[2] } printf "\n" }' "$1" | text "$SCEN"
 }
 
-# lat_reads DIR N INTERVAL LSDIR: cold-read DIR/0 .. DIR/N-1, one every
-# INTERVAL s, then `ls LSDIR`; prints "r0=MS ... ls=MS". Run it in the
+# lat_reads DIR N INTERVAL LSDIR [NLS]: cold-read DIR/0 .. DIR/N-1, one
+# every INTERVAL s, then `ls` LSDIR0 .. LSDIR<NLS-1> (default 3), also
+# INTERVAL s apart; prints "r0=MS ... ls0=MS .. ls=MS" (ls: the median of
+# the ls runs, one ls is too noisy a sample under TCG). Run it in the
 # reader's cgroup: lat_exec G sh -c '. /tests/guest/lat.sh; lat_reads ..'
 # Files are read with busybox head -c (a NOEXEC applet: ash forks but does
 # not exec, which under TCG saves ~10 ms of noise that cat's exec adds);
@@ -229,13 +231,21 @@ lat_reads() {
 		_lr_t="$_lr_t r$_lr_i:$_lr_a:$LAT_T"
 		_lr_i=$((_lr_i + 1))
 	done
-	sleep "$3"
-	lat_now; _lr_a=$LAT_T
-	ls "$4" > /dev/null
-	lat_now
-	_lr_t="$_lr_t ls:$_lr_a:$LAT_T"
+	_lr_i=0
+	while [ $_lr_i -lt "${5:-3}" ]; do
+		sleep "$3"
+		lat_now; _lr_a=$LAT_T
+		ls "$4$_lr_i" > /dev/null
+		lat_now
+		_lr_t="$_lr_t ls$_lr_i:$_lr_a:$LAT_T"
+		_lr_i=$((_lr_i + 1))
+	done
 	echo "$_lr_t" | awk '{ for (i = 1; i <= NF; i++) { split($i, f, ":")
-		printf "%s%s=%.2f", (i > 1 ? " " : ""), f[1], (f[3] - f[2]) / 1000 } printf "\n" }'
+		v = (f[3] - f[2]) / 1000
+		if (f[1] ~ /^ls/) l[++n] = v
+		printf "%s%s=%.2f", (i > 1 ? " " : ""), f[1], v }
+		for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (l[j] < l[i]) { t = l[i]; l[i] = l[j]; l[j] = t }
+		printf " ls=%.2f\n", (n % 2 ? l[(n + 1) / 2] : (l[n / 2] + l[n / 2 + 1]) / 2) }'
 }
 
 # lat_forkms: median over 5 of the time ash needs to fork a NOEXEC applet

@@ -5,7 +5,8 @@
 # meanwhile a reader cold-reads five 16 KiB files at 0.5 s intervals (the
 # seed's 1 s, halved for the CI budget: still above hcfq's 300 ms
 # target_latency, so every read meets a fresh round of the writer) and
-# then runs `ls` on a cold 200-entry directory, first from lw itself
+# then runs `ls` on three cold 200-entry directories (ls below is the
+# median of the three), first from lw itself
 # ("same") and then from group lr ("other"), caches dropped before each.
 # Measured under none, mq-deadline, bfq and hcfq in this boot (weights
 # lw=lr=100 for bfq and hcfq), and once on the idle disk per scheduler.
@@ -37,13 +38,13 @@ FSIZE=16k
 
 lat_setup small || { result "$SCEN" FAIL "disk setup failed"; lat_teardown small; exit 0; }
 cg_new lw && cg_new lr || { result "$SCEN" FAIL "cgroup setup failed"; lat_teardown small; exit 0; }
-mkdir -p "$MNT/files" "$MNT/lsdir"
+mkdir -p "$MNT/files" "$MNT/lsdir0" "$MNT/lsdir1" "$MNT/lsdir2"
 i=0
 while [ $i -lt $N ]; do
 	dd if=/dev/urandom of="$MNT/files/$i" bs=$FSIZE count=1 2> /dev/null
 	i=$((i + 1))
 done
-(cd "$MNT/lsdir" && touch $(seq -w 1 200 | sed 's/^/entry-/'))
+for d in 0 1 2; do (cd "$MNT/lsdir$d" && touch $(seq -w 1 200 | sed 's/^/entry-/')); done
 sync
 FORK=$(lat_forkms)
 FLOOR=$(awk -v f="$FORK" -v n="$NULLB_NSEC" 'BEGIN { printf "%.2f", f + 3 * n / 1e6 }')
