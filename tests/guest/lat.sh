@@ -299,7 +299,12 @@ lat_wbt_check() {
 
 # lat_fio TAG RUNTIME GRP ARGS [GRP ARGS ...]: one fio per group on $DEV,
 # all started together (lat_spawn), time-based with 1 s ramp; per group
-# bytes (fio_bytes, all jobs) into $ODIR/TAG.bytes as "grp bytes"
+# bytes (fio_bytes, all jobs) into $ODIR/TAG.bytes as "grp bytes". Many
+# threads start staggered under TCG, so fio's windows differ per group;
+# the kernel's per-cgroup counters (cg_io_bytes) sampled from 2 s after
+# the start to 1 s before the end, when every job runs, go to
+# $ODIR/TAG.win ("grp bytes") and the window's length in ms to
+# $ODIR/TAG.winms: use those for shares.
 lat_fio() {
 	_lf_t=$1 _lf_rt=$2
 	shift 2
@@ -315,9 +320,19 @@ lat_fio() {
 		_lf_i=$((_lf_i + 1))
 		shift 2
 	done
+	sleep 2
+	lat_now; _lf_a=$LAT_T
+	_lf_b0=$(lat_grp_bytes "$_lf_g")
+	sleep $((_lf_rt + 1 - 3))
+	_lf_b1=$(lat_grp_bytes "$_lf_g")
+	lat_now
+	echo $(((LAT_T - _lf_a) / 1000)) > "$ODIR/$_lf_t.winms"
 	wait
 	: > "$ODIR/$_lf_t.bytes"
 	for _lf_n in $_lf_g; do
 		echo "$_lf_n $(fio_bytes "$ODIR/$_lf_t.fio.$_lf_n")" >> "$ODIR/$_lf_t.bytes"
 	done
+	echo "$_lf_b0 | $_lf_b1" | awk '{ for (i = 1; i <= NF; i++) { if ($i == "|") { p = 1; continue }
+		split($i, kv, "="); if (!p) a[kv[1]] = kv[2]; else { b[kv[1]] = kv[2]; o[++n] = kv[1] } }
+		for (i = 1; i <= n; i++) print o[i], b[o[i]] - a[o[i]] }' > "$ODIR/$_lf_t.win"
 }
