@@ -585,8 +585,6 @@ static void hcfq_arm_idle(struct hcfq_data *hd, enum hcfq_idle_kind kind)
 
 	lockdep_assert_held(&hd->lock);
 
-	/* never idle past the end of the slice */
-	wait = min(wait, hq->slice_end - min(hq->slice_end, ktime_get_ns()));
 	hd->idling = kind;
 	hrtimer_start(&hd->idle_timer, ns_to_ktime(wait), HRTIMER_MODE_REL);
 	hcfq_log_queue(hd, hq, "idle %s %llu us",
@@ -647,11 +645,12 @@ static bool hcfq_serve_active(struct hcfq_data *hd, u64 now,
 	*rqp = NULL;
 	if (hd->idling)
 		return true;
-	if ((s64)(now - hq->slice_end) >= 0) {
-		hcfq_expire(hd, now, "slice");
-		return false;
-	}
 	if (hq->nr_queued) {
+		if ((s64)(now - hq->slice_end) >= 0) {
+			/* expires busy: keeps its place on the tree */
+			hcfq_expire(hd, now, "slice");
+			return false;
+		}
 		/* the IDLE class gets one request while others wait */
 		if (hd->nr_busy > 1 && hcfq_class_idle(hq) &&
 		    hq->slice_dispatched) {
@@ -669,7 +668,14 @@ static bool hcfq_serve_active(struct hcfq_data *hd, u64 now,
 		hcfq_expire(hd, now, "empty");
 		return false;
 	}
-	/* wait for the request in flight, then idle */
+	/*
+	 * Wait for the request in flight, then idle for the next one.  This
+	 * pays past the end of the slice too (CFQ's wait_busy): a reader
+	 * with one request in flight is always empty when its slice ends,
+	 * and expiring it empty would take it off the tree, so that another
+	 * group would get every other slice whatever the weights.  Waiting
+	 * one idle period lets it expire busy and keep its place.
+	 */
 	if (!hq->nr_dispatched)
 		hcfq_arm_idle(hd, kind);
 	return true;
@@ -872,8 +878,18 @@ static void hcfq_completed(struct hcfq_data *hd, struct hcfq_queue *hq,
 	    !hd->idling) {
 		enum hcfq_idle_kind kind = hcfq_idle_kind(hd, hq);
 
-		if (kind != HCFQ_IDLE_NONE && (s64)(now - hq->slice_end) < 0)
+		/* past the slice end too: see hcfq_serve_active() */
+		if (kind != HCFQ_IDLE_NONE) {
 			hcfq_arm_idle(hd, kind);
+		} else {
+			/*
+			 * Nothing to wait for: end the slice now.  Left active,
+			 * the empty queue would be charged for all the time
+			 * until the next request arrives anywhere.
+			 */
+			hcfq_expire(hd, now, "done");
+			hd->withheld = hd->nr_queued > 0;
+		}
 	}
 }
 
