@@ -9,7 +9,7 @@
 #   fair_run TAG RUNTIME "name:fio-args;name:fio-args;..."
 #       runs one fio per group, all started together, time-based; fio
 #       output in $ODIR/TAG.fio.NAME; kernel byte counters are sampled
-#       every second into $ODIR/TAG.samples ("t name bytes" lines);
+#       every second into $ODIR/TAG.samples ("t name bytes ms uptime");
 #       then writes $ODIR/TAG.fio (name fio-bytes), $ODIR/TAG.cg (name
 #       kernel-counted bytes over the run), $ODIR/TAG.win (name bytes in
 #       the window [WIN_FROM, RUNTIME - 1] s, all groups running) and
@@ -93,7 +93,7 @@ fair_run() {
 	_fr_t=0
 	while [ $_fr_t -lt "$_fr_rt" ]; do
 		for _fr_n in $_fr_names; do
-			echo "$_fr_t $_fr_n $(grp_bytes "$_fr_n") $(grp_time_ms "$_fr_n")" \
+			echo "$_fr_t $_fr_n $(grp_bytes "$_fr_n") $(grp_time_ms "$_fr_n") $(cut -d' ' -f1 /proc/uptime)" \
 				>> "$ODIR/$_fr_tag.samples"
 		done
 		sleep 1
