@@ -1,7 +1,7 @@
 #!/bin/bash
 # make demo: build what is needed, boot once running the demo scenario
 # (tests/scenarios/demo.sh) and print its table.
-#   DEMO_SCHED=bfq|hcfq|iocost  DEMO_CGMODE=v2|v1  DEMO_RUNTIME=20
+#   DEMO_SCHED=hcfq|bfq|iocost  DEMO_CGMODE=v1|v2  DEMO_RUNTIME=20
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -11,9 +11,9 @@ tools/build-kernel.sh | tail -n1
 make -s blkshare >/dev/null
 tools/mkinitramfs.sh | tail -n1
 mkdir -p build/demo
-echo "demo normal ${DEMO_CGMODE:-v2} demo" >build/demo/plan
+echo "demo normal ${DEMO_CGMODE:-v1} demo" >build/demo/plan
 rc=0
-EXTRA_CMDLINE="DEMO_SCHED=${DEMO_SCHED:-bfq} DEMO_RUNTIME=${DEMO_RUNTIME:-20} ${EXTRA_CMDLINE-}" \
+EXTRA_CMDLINE="DEMO_SCHED=${DEMO_SCHED:-hcfq} DEMO_RUNTIME=${DEMO_RUNTIME:-20} ${EXTRA_CMDLINE-}" \
 	tools/run-tests.sh --plan build/demo/plan --no-build >build/demo/run.log 2>&1 || rc=$?
 echo
 sed -n 's/^TEXT demo //p' build/results/demo/results.txt

@@ -5,14 +5,14 @@
 # against one null_blk disk, all started together. The table compares the
 # expected share with the measured share from fio's bytes and from the
 # cgroup's own io counters (cg_io_bytes).
-#   DEMO_SCHED   scheduler (default bfq; hcfq once it exists)
+#   DEMO_SCHED   scheduler (default hcfq, weights through blkio.weight on v1)
 #   DEMO_RUNTIME seconds per job (default 20)
 #   DEMO_TOL     allowed |measured - expected| in percentage points (5)
 . /tests/guest/lib.sh
 # blktrace of the run -> blkshare table and plot (issue 5, trace.sh)
 . /tests/guest/trace.sh
 
-SCHED=${DEMO_SCHED:-bfq}
+SCHED=${DEMO_SCHED:-hcfq}
 RT=${DEMO_RUNTIME:-20}
 TOL=${DEMO_TOL:-5}
 CGS="g100:100 g300:300 g600:600"

@@ -1,0 +1,69 @@
+#!/bin/sh
+# budget: 900
+# make bench: seed 000's matrix. Three cgroups at weights 100/300/600,
+# one 8 KiB job each, BENCH_RT seconds, for O_DIRECT read, O_DIRECT
+# write, buffered read and buffered write, under every scheduler in
+# BENCH_SCHEDS (weights through each scheduler's own file: blkio.weight /
+# io.hcfq.weight for hcfq, blkio.bfq.weight / io.bfq.weight for bfq,
+# io.weight for iocost; none and mq-deadline have none). Prints the share
+# error (largest deviation from 10/30/60, points) and total throughput
+# relative to none. Then CPU cost: IOPS of 4 jobs of 4 KiB random reads
+# on a null_blk with no completion delay, relative to none.
+# Not a test: numbers only (RESULT PASS once the table is printed).
+. /tests/guest/lib.sh
+. /tests/guest/fair.sh
+
+RT=${BENCH_RT:-20}
+if [ "$CGMODE" = v2 ]; then
+	SCHEDS=${BENCH_SCHEDS:-"none mq-deadline bfq iocost hcfq"}
+else
+	SCHEDS=${BENCH_SCHEDS:-"none mq-deadline bfq hcfq"}
+fi
+WANT="g1:10 g3:30 g6:60"
+T=$ODIR/table.txt
+printf '%-12s %-10s %8s %8s %8s %9s %10s\n' sched workload g1% g3% g6% err-pts tput/none > "$T"
+
+dev=$(nullb_create bench) || { result "$SCEN" FAIL "nullb_create failed"; exit 0; }
+DEV=$dev MM=$(dev_majmin "$dev")
+cg_new g1 && cg_new g3 && cg_new g6 || { result "$SCEN" FAIL "cgroups"; exit 0; }
+for s in $SCHEDS; do
+	set_sched "$DEV" "$s" || { echo "$s: set_sched failed" >> "$T"; continue; }
+	FAIR_SCHED=$s
+	case "$s" in
+	hcfq|bfq|iocost) for gw in g1:100 g3:300 g6:600; do
+		cg_weight "${gw%:*}" "$s" "${gw#*:}"; done ;;
+	esac
+	for wl in dread:"--rw=read --direct=1" dwrite:"--rw=write --direct=1" \
+		bread:"--rw=read --direct=0" bwrite:"--rw=write --direct=0 --end_fsync=0"; do
+		n=${wl%%:*} a="${wl#*:} --bs=8k --ioengine=psync"
+		sync; echo 3 > /proc/sys/vm/drop_caches
+		fair_run "$s-$n" "$RT" "g1:$a;g3:$a;g6:$a"
+		tot=$(awk '{ s += $2 } END { print s + 0 }' "$ODIR/$s-$n.fio")
+		[ "$s" = none ] && eval "base_$n=$tot"
+		eval "b=\$base_$n"
+		r=$(fair_dev "$ODIR/$s-$n.fio" "$WANT")
+		echo "$r" | awk -v s="$s" -v n="$n" -v t="$tot" -v b="$b" '{
+			split($2, a, "="); split($3, c, "="); split($4, d, "=")
+			printf "%-12s %-10s %8s %8s %8s %9s %10.2f\n", s, n, a[2], c[2], d[2], $1, b ? t / b : 0 }' >> "$T"
+	done
+	if [ "$s" = iocost ]; then echo "$MM enable=0" > /sys/fs/cgroup/io.cost.qos; fi
+done
+nullb_destroy bench
+
+# CPU cost: no completion delay, 4 jobs, 4 KiB random reads
+printf '\n%-12s %10s %10s\n' sched iops iops/none >> "$T"
+dev=$(nullb_create cpu irqmode=0 completion_nsec=0 hw_queue_depth=64 submit_queues=2) ||
+	{ result "$SCEN" FAIL "nullb_create cpu failed"; exit 0; }
+for s in none mq-deadline bfq hcfq; do
+	set_sched "$dev" "$s" || continue
+	fio --name=cpu --filename="$dev" --rw=randread --bs=4k --direct=1 \
+		--ioengine=libaio --iodepth=4 --numjobs=4 --group_reporting \
+		--time_based --runtime=10 --size=1g --output-format=terse \
+		--terse-version=3 --output="$ODIR/cpu.$s" > /dev/null 2>&1
+	iops=$(awk -F';' '$1 == 3 { s += $8 } END { print s + 0 }' "$ODIR/cpu.$s")
+	[ "$s" = none ] && base=$iops
+	awk -v s="$s" -v i="$iops" -v b="$base" 'BEGIN { printf "%-12s %10d %10.2f\n", s, i, b ? i / b : 0 }' >> "$T"
+done
+nullb_destroy cpu
+text "$SCEN" < "$T"
+result "$SCEN" PASS "benchmark table printed ($CGMODE)"
