@@ -182,6 +182,9 @@ if ((PREPARE_ONLY)); then
 fi
 
 # ---------------------------------------------------------------- config
+# paths under the checkout become relative for ccache, so that a clone in
+# another folder (CI) reuses the objects this machine already compiled
+export CCACHE_BASEDIR=$REPO
 KMAKE=(make -C "$TREE" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc")
 mkdir -p "$CFGDIR" "$OBJ"
 log "generating $VARIANT config"
