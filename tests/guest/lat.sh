@@ -301,8 +301,9 @@ lat_wbt_check() {
 # all started together (lat_spawn), time-based with 1 s ramp; per group
 # bytes (fio_bytes, all jobs) into $ODIR/TAG.bytes as "grp bytes". Many
 # threads start staggered under TCG, so fio's windows differ per group;
-# the kernel's per-cgroup counters (cg_io_bytes) sampled from 2 s after
-# the start to 1 s before the end, when every job runs, go to
+# the kernel's per-cgroup counters (cg_io_bytes) sampled from 3 s after
+# the start (fio's startup, the 1 s ramp and up to ~1.6 s of stagger
+# between 32 threads under TCG) to RUNTIME s, when every job runs, go to
 # $ODIR/TAG.win ("grp bytes") and the window's length in ms to
 # $ODIR/TAG.winms: use those for shares.
 lat_fio() {
@@ -320,10 +321,10 @@ lat_fio() {
 		_lf_i=$((_lf_i + 1))
 		shift 2
 	done
-	sleep 2
+	sleep 3
 	lat_now; _lf_a=$LAT_T
 	_lf_b0=$(lat_grp_bytes "$_lf_g")
-	sleep $((_lf_rt + 1 - 3))
+	sleep $((_lf_rt - 3))
 	_lf_b1=$(lat_grp_bytes "$_lf_g")
 	lat_now
 	echo $(((LAT_T - _lf_a) / 1000)) > "$ODIR/$_lf_t.winms"

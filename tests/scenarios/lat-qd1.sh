@@ -1,8 +1,8 @@
 #!/bin/sh
-# budget: 80
+# budget: 120
 # Seed 004: a group that keeps one request in flight must still get its
 # share. Raw null_blk (QD1, $NULLB_NSEC per request), 8 KiB O_DIRECT
-# sequential reads, 1 s ramp + RT s measured. Group qa weight 800, group
+# sequential reads, 1 s ramp + RT s, shares over the window [3 s, RT s]. Group qa weight 800, group
 # qb weight 200 with 32 psync jobs (one request in flight each).
 #   qd1:  qa runs one psync job (one request in flight)
 #   pool: qa runs 16 psync jobs, each QD1 (an emulator's AIO pool)
@@ -16,7 +16,7 @@
 . /tests/guest/lib.sh
 . /tests/guest/lat.sh
 
-RT=${LAT_QD1_RT:-5}
+RT=${LAT_QD1_RT:-6}
 JOB="--rw=read --bs=8k --ioengine=psync --iodepth=1"
 
 DEV=$(nullb_create qd1 size=2048) || { result "$SCEN" FAIL "disk setup failed"; exit 0; }
