@@ -2,14 +2,15 @@
 # budget: 120
 # Seed 004: a group that keeps one request in flight must still get its
 # share. Raw null_blk (QD1, $NULLB_NSEC per request), 8 KiB O_DIRECT
-# sequential reads, 1 s ramp + RT s, shares over the window [3 s, RT s]. Group qa weight 800, group
-# qb weight 200 with 32 psync jobs (one request in flight each).
+# sequential reads, 1 s ramp + RT s. Group qa weight 800, group qb
+# weight 200 with 32 psync jobs (one request in flight each).
 #   qd1:  qa runs one psync job (one request in flight)
 #   pool: qa runs 16 psync jobs, each QD1 (an emulator's AIO pool)
 # Jobs are fio threads (--thread): cheap to start under TCG, and each
 # thread has its own io_context, like the threads of a real AIO pool.
 # Share = the group's bytes / both groups' bytes, from the kernel's
-# per-cgroup counters in a window where all jobs run (lat_fio; fio's own
+# per-cgroup counters in the window [3 s, RT s] where all jobs run
+# (lat_fio; fio's own
 # byte counts, whose windows differ when 32 threads start staggered, are
 # printed as *_fio_pct). IOPS: both groups in that window. Same under none,
 # mq-deadline, bfq and hcfq. Bound for hcfq: qa's share >= 75 % in both.
