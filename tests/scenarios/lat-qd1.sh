@@ -10,9 +10,8 @@
 # thread has its own io_context, like the threads of a real AIO pool.
 # Share = the group's bytes / both groups' bytes, from the kernel's
 # per-cgroup counters in the window [3 s, RT s] where all jobs run
-# (lat_fio; fio's own
-# byte counts, whose windows differ when 32 threads start staggered, are
-# printed as *_fio_pct). IOPS: both groups in that window. Same under none,
+# (lat_fio; fio's own byte counts, whose windows differ when 32 threads
+# start staggered, are printed as *_fio_pct). IOPS: both groups in that window. Same under none,
 # mq-deadline, bfq and hcfq. Bound for hcfq: qa's share >= 75 % in both.
 . /tests/guest/lib.sh
 . /tests/guest/lat.sh
