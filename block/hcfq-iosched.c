@@ -28,7 +28,9 @@
  * has one async queue for writeback.  RT and BE queues share a tree,
  * weighted by class and level (RT 8x BE; BE level 0 to 7 scale like
  * CFQ's slices, 180 down to 40); the async queue weighs slice_async /
- * slice_sync of a BE4 queue, which bounds writeback's share.  IDLE-class
+ * slice_sync of a BE4 queue, which bounds writeback's share, and a sync
+ * request preempts an async slice in any group once it has run for half
+ * of slice_async, so readers do not wait behind writeback.  IDLE-class
  * queues are served only when no RT or BE queue of the group is busy,
  * save one request per HCFQ_IDLE_STARVE so they never hang.
  *
@@ -821,12 +823,19 @@ static void hcfq_insert_request(struct hcfq_data *hd, struct request *rq,
 	active = hd->active;
 	if (!active || active == hq)
 		goto out;
-	if (active->group == hq->group) {
-		/* group idling ends, RT preempts BE, sync preempts async */
+	if (hq->sync && !active->sync && !hcfq_class_idle(hq) &&
+	    now - active->slice_start >= READ_ONCE(hd->slice_async) / 2) {
+		/*
+		 * A reader does not wait behind writeback, in any group, as
+		 * with CFQ; writeback keeps half an async slice per turn and
+		 * is charged only for the time it used.
+		 */
+		hcfq_expire(hd, now, "preempt async");
+	} else if (active->group == hq->group) {
+		/* group idling ends, RT preempts BE */
 		if (hd->idling == HCFQ_IDLE_GROUP ||
 		    (IOPRIO_PRIO_CLASS(hq->ioprio) == IOPRIO_CLASS_RT &&
-		     IOPRIO_PRIO_CLASS(active->ioprio) != IOPRIO_CLASS_RT) ||
-		    (hq->sync && !active->sync))
+		     IOPRIO_PRIO_CLASS(active->ioprio) != IOPRIO_CLASS_RT))
 			hcfq_expire(hd, now, "preempt");
 	} else if (hcfq_class_idle(active) && !hcfq_class_idle(hq)) {
 		hcfq_expire(hd, now, "preempt idle class");
