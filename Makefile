@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 
 .PHONY: all deps kernel kernel-debug initramfs blkshare blkshare-check kunit \
-	test check demo bench clean distclean
+	test check check-latency demo bench clean distclean
 
 all: check
 
@@ -40,6 +40,10 @@ check:
 
 demo:
 	tools/demo.sh
+
+# issue 4's latency scenarios, including those hcfq does not pass yet
+check-latency: initramfs
+	tools/run-tests.sh --plan tests/plan.lat
 
 bench:
 	@if [ -f tests/plan.bench ]; then tools/run-tests.sh --plan tests/plan.bench; \
