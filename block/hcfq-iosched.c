@@ -622,7 +622,6 @@ static struct request *hcfq_dispatch_from(struct hcfq_data *hd,
 	rq->elv.priv[1] = HCFQ_RQ_DISPATCHED;
 	hq->nr_dispatched++;
 	hq->slice_dispatched++;
-	hd->rq_in_driver++;
 	hcfq_stats_dispatch(hq->group, rq, now - rq->fifo_time);
 	WRITE_ONCE(hq->group->stats.sectors,
 		   hq->group->stats.sectors + blk_rq_sectors(rq));
@@ -699,7 +698,6 @@ static struct request *__hcfq_dispatch(struct hcfq_data *hd)
 			rq->elv.priv[1] = HCFQ_RQ_DISPATCHED;
 			rq->fifo_time = now;
 			hq->nr_dispatched++;
-			hd->rq_in_driver++;
 		}
 		rq->rq_flags |= RQF_STARTED;
 		return rq;
@@ -879,7 +877,6 @@ static void hcfq_completed(struct hcfq_data *hd, struct hcfq_queue *hq,
 
 	rq->elv.priv[1] = NULL;
 	hq->nr_dispatched--;
-	hd->rq_in_driver--;
 	hq->last_end_ns = now;
 	hcfq_stats_complete(hq->group, rq, now - rq->fifo_time);
 
@@ -940,7 +937,6 @@ static void hcfq_requeue_request(struct request *rq)
 	spin_lock_irqsave(&hq->hd->lock, flags);
 	rq->elv.priv[1] = NULL;
 	hq->nr_dispatched--;
-	hq->hd->rq_in_driver--;
 	spin_unlock_irqrestore(&hq->hd->lock, flags);
 }
 

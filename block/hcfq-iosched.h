@@ -161,7 +161,6 @@ struct hcfq_data {
 	bool			withheld;	/* returned NULL with work queued */
 	unsigned int		nr_queued;	/* requests in the scheduler */
 	unsigned int		nr_busy;	/* queues on service trees */
-	unsigned int		rq_in_driver;
 
 	/* tunables, in ns where times; sysfs writes them with WRITE_ONCE */
 	u64			slice_sync;
