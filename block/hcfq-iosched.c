@@ -238,14 +238,9 @@ static void hcfq_entity_charge(struct hcfq_entity *e, u64 charge,
 		hcfq_entity_dequeue(e);
 	e->weight = weight;
 	e->vtime += hcfq_vtime_delta(charge, weight);
-	if (on_tree) {
-		/* re-insert without touching vtime: no floor applies */
-		e->on_tree = true;
-		sd->nr++;
-		sd->weight_sum += e->weight;
-		rb_add_cached(&e->rb, &sd->tree, hcfq_vtime_less);
-		hcfq_update_min_vtime(sd);
-	}
+	/* back in place: unlimited credit, the floor must not move it */
+	if (on_tree)
+		hcfq_entity_enqueue(sd, e, U64_MAX);
 }
 
 /*
