@@ -55,6 +55,10 @@
  * briefly empty between two requests does not lose its place, and one
  * that was away for long cannot hoard service.
  *
+ * Async writes may hold only half of the scheduler tags
+ * (hcfq_limit_depth()), so that a reader is not left waiting for a tag
+ * behind writeback.
+ *
  * Locking: hd->lock protects all scheduler state and nests inside
  * q->queue_lock (the blkcg policy callbacks run under it).  The blkcg
  * files write weights that the scheduler reads with READ_ONCE.
@@ -856,6 +860,36 @@ static void hcfq_insert_requests(struct blk_mq_hw_ctx *hctx,
 	blk_mq_free_requests(&free);
 }
 
+/*
+ * Scheduler tags are shared by all queues of the device.  Writeback (the
+ * flusher, a buffered writer's dirty pages) could take every one of them
+ * and leave a reader asleep in tag allocation, where no slice or weight
+ * reaches it.  Async requests may therefore use only async_depth tags,
+ * half of nr_requests; sync requests may use them all.
+ */
+static void hcfq_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
+{
+	struct hcfq_data *hd = data->q->elevator->elevator_data;
+
+	if (!op_is_sync(opf))
+		data->shallow_depth = READ_ONCE(hd->async_depth);
+}
+
+/* nr_requests changed, or a hardware context was set up */
+static void hcfq_depth_updated(struct blk_mq_hw_ctx *hctx)
+{
+	struct hcfq_data *hd = hctx->queue->elevator->elevator_data;
+
+	WRITE_ONCE(hd->async_depth, max(hctx->queue->nr_requests / 2, 1UL));
+	sbitmap_queue_min_shallow_depth(&hctx->sched_tags->bitmap_tags, 1);
+}
+
+static int hcfq_init_hctx(struct blk_mq_hw_ctx *hctx, unsigned int idx)
+{
+	hcfq_depth_updated(hctx);
+	return 0;
+}
+
 static void hcfq_prepare_request(struct request *rq)
 {
 	rq->elv.icq = ioc_find_get_icq(rq->q);
@@ -1215,6 +1249,9 @@ static struct elv_fs_entry hcfq_attrs[] = {
 
 static struct elevator_type hcfq_mq = {
 	.ops = {
+		.depth_updated		= hcfq_depth_updated,
+		.limit_depth		= hcfq_limit_depth,
+		.init_hctx		= hcfq_init_hctx,
 		.insert_requests	= hcfq_insert_requests,
 		.dispatch_request	= hcfq_dispatch_request,
 		.prepare_request	= hcfq_prepare_request,
