@@ -55,6 +55,8 @@
  * briefly empty between two requests does not lose its place, and one
  * that was away for long cannot hoard service.
  *
+ * A queue is served in FIFO order, REQ_PRIO requests first.
+ *
  * Async writes may hold only half of the scheduler tags
  * (hcfq_limit_depth()), so that a reader is not left waiting for a tag
  * behind writeback.
@@ -779,6 +781,30 @@ static void hcfq_update_queue_stats(struct hcfq_data *hd,
 	hq->last_pos = pos + blk_rq_sectors(rq);
 }
 
+/*
+ * Queue @rq in its queue's FIFO.  REQ_PRIO requests (metadata a task
+ * waits on, such as an inode block) go ahead of the queue's other
+ * requests, as with CFQ: ext4 submits the inode block it needs after a
+ * plug full of inode table readahead, and behind that readahead a cold
+ * stat() would wait for the whole batch.
+ */
+static void hcfq_fifo_add(struct hcfq_queue *hq, struct request *rq)
+{
+	struct request *pos;
+
+	lockdep_assert_held(&hq->hd->lock);
+
+	if (rq->cmd_flags & REQ_PRIO) {
+		list_for_each_entry(pos, &hq->fifo, queuelist) {
+			if (!(pos->cmd_flags & REQ_PRIO)) {
+				list_add_tail(&rq->queuelist, &pos->queuelist);
+				return;
+			}
+		}
+	}
+	list_add_tail(&rq->queuelist, &hq->fifo);
+}
+
 static void hcfq_insert_request(struct hcfq_data *hd, struct request *rq,
 				blk_insert_t flags, struct list_head *free)
 {
@@ -805,7 +831,7 @@ static void hcfq_insert_request(struct hcfq_data *hd, struct request *rq,
 
 	hcfq_update_queue_stats(hd, hq, rq, now);
 	rq->fifo_time = now;	/* insertion time, until dispatch */
-	list_add_tail(&rq->queuelist, &hq->fifo);
+	hcfq_fifo_add(hq, rq);
 	hq->nr_queued++;
 	hd->nr_queued++;
 	blkg_rwstat_add(&hq->group->stats.queued, rq->cmd_flags, 1);
