@@ -103,7 +103,7 @@ static struct kmem_cache *hcfq_queue_pool;
 		&hcfqg_to_blkg(hg)->blkcg->css, "hcfq " fmt, ##__VA_ARGS__)
 #define hcfq_log_queue(hd, hq, fmt, ...)				\
 do {									\
-	struct hcfq_queue *__hq = (hq);					\
+	struct hcfq_queue *__hq __maybe_unused = (hq);			\
 									\
 	hcfq_log_group(hd, __hq->group, "%d%c " fmt, __hq->pid,		\
 		       __hq->sync ? 'S' : 'A', ##__VA_ARGS__);		\
