@@ -2,7 +2,7 @@
 /*
  * KUnit tests for hcfq's pure logic: weights by I/O priority, vtime
  * charging, service-tree ordering and placement, hierarchical shares and
- * slice scaling.  Included from hcfq-iosched.c so that the static
+ * slice scaling, FIFO order with REQ_PRIO.  Included from hcfq-iosched.c so that the static
  * helpers can be tested as they are.
  */
 #include <kunit/test.h>
@@ -213,6 +213,40 @@ static void hcfq_test_slices(struct kunit *test)
 						 100, 200), base);
 }
 
+/* REQ_PRIO requests go ahead of the others, each kind in arrival order */
+static void hcfq_test_fifo_prio(struct kunit *test)
+{
+	static const blk_opf_t flags[] = {
+		REQ_OP_READ, REQ_OP_READ, REQ_OP_READ | REQ_META | REQ_PRIO,
+		REQ_OP_READ, REQ_OP_READ | REQ_PRIO,
+	};
+	/* expected FIFO: the two REQ_PRIO requests, then the rest */
+	static const int order[] = { 2, 4, 0, 1, 3 };
+	struct request *rqs, *rq;
+	struct hcfq_data hd = { };
+	struct hcfq_queue hq = { .hd = &hd };
+	int i;
+
+	rqs = kunit_kcalloc(test, ARRAY_SIZE(flags), sizeof(*rqs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, rqs);
+	spin_lock_init(&hd.lock);
+	INIT_LIST_HEAD(&hq.fifo);
+	spin_lock_irq(&hd.lock);
+	for (i = 0; i < ARRAY_SIZE(flags); i++) {
+		rqs[i].cmd_flags = flags[i];
+		hcfq_fifo_add(&hq, &rqs[i]);
+	}
+	spin_unlock_irq(&hd.lock);
+
+	i = 0;
+	list_for_each_entry(rq, &hq.fifo, queuelist) {
+		KUNIT_ASSERT_LT(test, i, (int)ARRAY_SIZE(order));
+		KUNIT_EXPECT_PTR_EQ(test, rq, &rqs[order[i]]);
+		i++;
+	}
+	KUNIT_EXPECT_EQ(test, i, (int)ARRAY_SIZE(order));
+}
+
 static struct kunit_case hcfq_test_cases[] = {
 	KUNIT_CASE(hcfq_test_prio_weight),
 	KUNIT_CASE(hcfq_test_vtime_delta),
@@ -221,6 +255,7 @@ static struct kunit_case hcfq_test_cases[] = {
 	KUNIT_CASE(hcfq_test_flat_shares),
 	KUNIT_CASE(hcfq_test_hierarchy),
 	KUNIT_CASE(hcfq_test_slices),
+	KUNIT_CASE(hcfq_test_fifo_prio),
 	{}
 };
 
