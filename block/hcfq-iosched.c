@@ -890,23 +890,18 @@ static void hcfq_insert_requests(struct blk_mq_hw_ctx *hctx,
  * Scheduler tags are shared by all queues of the device.  Writeback (the
  * flusher, a buffered writer's dirty pages) could take every one of them
  * and leave a reader asleep in tag allocation, where no slice or weight
- * reaches it.  Async requests may therefore use only async_depth tags,
- * half of nr_requests; sync requests may use them all.
+ * reaches it.  Async requests may therefore use only half of
+ * nr_requests; sync requests may use them all.
  */
 static void hcfq_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
 {
-	struct hcfq_data *hd = data->q->elevator->elevator_data;
-
 	if (!op_is_sync(opf))
-		data->shallow_depth = READ_ONCE(hd->async_depth);
+		data->shallow_depth = max(data->q->nr_requests / 2, 1UL);
 }
 
 /* nr_requests changed, or a hardware context was set up */
 static void hcfq_depth_updated(struct blk_mq_hw_ctx *hctx)
 {
-	struct hcfq_data *hd = hctx->queue->elevator->elevator_data;
-
-	WRITE_ONCE(hd->async_depth, max(hctx->queue->nr_requests / 2, 1UL));
 	sbitmap_queue_min_shallow_depth(&hctx->sched_tags->bitmap_tags, 1);
 }
 

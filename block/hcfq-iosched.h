@@ -162,9 +162,6 @@ struct hcfq_data {
 	unsigned int		nr_queued;	/* requests in the scheduler */
 	unsigned int		nr_busy;	/* queues on service trees */
 
-	/* tags async requests may use; WRITE_ONCE/READ_ONCE */
-	unsigned int		async_depth;
-
 	/* tunables, in ns where times; sysfs writes them with WRITE_ONCE */
 	u64			slice_sync;
 	u64			slice_async;
