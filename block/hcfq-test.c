@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests for hcfq's pure logic: weights by I/O priority, vtime
- * charging, service-tree ordering and placement, hierarchical shares and
- * slice scaling, FIFO order with REQ_PRIO.  Included from hcfq-iosched.c so that the static
- * helpers can be tested as they are.
+ * charging, service-tree ordering and placement, hierarchical shares,
+ * slice scaling and FIFO order with REQ_PRIO.  Included from
+ * hcfq-iosched.c so that the static helpers can be tested as they are.
  */
 #include <kunit/test.h>
 
