@@ -39,6 +39,8 @@
 #   lat_grp_bytes "G1 G2 .."  "G1=bytes G2=bytes .." that each cgroup moved on
 #                             $MM so far (lib.sh's cg_io_bytes: v2 io.stat,
 #                             v1 blk-throttle's counters)
+#   lat_grp_delta "B0" "B1"   "G bytes" lines: what each group moved
+#                             between two lat_grp_bytes samples
 #   lat_grp_mb "B0" "B1" SECT  per-group MB between two lat_grp_bytes
 #                             samples, plus rest= (device sectors SECT
 #                             minus the groups: root, flusher, jbd2)
@@ -74,12 +76,7 @@ lat_setup() {
 	mkfs.ext4 -q -F -J size=8 -E lazy_itable_init=1,nodiscard "$DEV" > "$ODIR/mkfs.log" 2>&1 ||
 		{ log "mkfs.ext4 failed: $(cat "$ODIR/mkfs.log")"; return 1; }
 	mount -t ext4 -o noinit_itable "$DEV" "$MNT" || { log "mount failed"; return 1; }
-	LAT_DBB=$(cat /proc/sys/vm/dirty_background_bytes)
-	LAT_DBR=$(cat /proc/sys/vm/dirty_background_ratio)
-	LAT_DB=$(cat /proc/sys/vm/dirty_bytes)
-	LAT_DR=$(cat /proc/sys/vm/dirty_ratio)
-	echo $((16 << 20)) > /proc/sys/vm/dirty_background_bytes
-	echo $((64 << 20)) > /proc/sys/vm/dirty_bytes
+	dirty_limits $((16 << 20)) $((64 << 20))
 	LAT_WPIDS=
 	return 0
 }
@@ -89,10 +86,7 @@ lat_teardown() {
 	cd /
 	umount "$MNT" 2>/dev/null
 	nullb_destroy "$1"
-	if [ "${LAT_DBB:-0}" != 0 ]; then echo "$LAT_DBB" > /proc/sys/vm/dirty_background_bytes
-	else echo "${LAT_DBR:-10}" > /proc/sys/vm/dirty_background_ratio; fi
-	if [ "${LAT_DB:-0}" != 0 ]; then echo "$LAT_DB" > /proc/sys/vm/dirty_bytes
-	else echo "${LAT_DR:-20}" > /proc/sys/vm/dirty_ratio; fi
+	dirty_limits_restore
 }
 
 lat_sched() {
@@ -175,13 +169,17 @@ lat_grp_bytes() {
 	for _lg in $1; do printf '%s=%s ' "$_lg" "$(cg_io_bytes "$_lg" "$MM")"; done
 }
 
-lat_grp_mb() {
-	echo "$1 | $2" | awk -v sect="$3" '{
+lat_grp_delta() {
+	echo "$1 | $2" | awk '{
 		for (i = 1; i <= NF; i++) { if ($i == "|") { p = 1; continue }
 			split($i, kv, "="); if (!p) a[kv[1]] = kv[2]; else { b[kv[1]] = kv[2]; o[++n] = kv[1] } }
-		for (i = 1; i <= n; i++) { d = (b[o[i]] - a[o[i]]) / 1048576; s += d
-			printf "%s_mb=%.1f ", o[i], d }
-		printf "rest_mb=%.1f\n", sect * 512 / 1048576 - s }'
+		for (i = 1; i <= n; i++) print o[i], b[o[i]] - a[o[i]] }'
+}
+
+lat_grp_mb() {
+	lat_grp_delta "$1" "$2" | awk -v sect="$3" '
+		{ d = $2 / 1048576; s += d; printf "%s_mb=%.1f ", $1, d }
+		END { printf "rest_mb=%.1f\n", sect * 512 / 1048576 - s }'
 }
 
 lat_get() {
@@ -333,7 +331,5 @@ lat_fio() {
 	for _lf_n in $_lf_g; do
 		echo "$_lf_n $(fio_bytes "$ODIR/$_lf_t.fio.$_lf_n")" >> "$ODIR/$_lf_t.bytes"
 	done
-	echo "$_lf_b0 | $_lf_b1" | awk '{ for (i = 1; i <= NF; i++) { if ($i == "|") { p = 1; continue }
-		split($i, kv, "="); if (!p) a[kv[1]] = kv[2]; else { b[kv[1]] = kv[2]; o[++n] = kv[1] } }
-		for (i = 1; i <= n; i++) print o[i], b[o[i]] - a[o[i]] }' > "$ODIR/$_lf_t.win"
+	lat_grp_delta "$_lf_b0" "$_lf_b1" > "$ODIR/$_lf_t.win"
 }

@@ -43,6 +43,12 @@
 # numbers:
 #   fio_bytes FILE                   read+write bytes from fio
 #       --output-format=terse (v3), summed over all jobs in FILE
+#   fio_iops FILE                    read IOPS from the same, summed
+# page cache:
+#   dirty_limits BG MAX              vm.dirty_background_bytes = BG,
+#       vm.dirty_bytes = MAX; the previous settings are kept for
+#   dirty_limits_restore             which puts them back (bytes or ratio,
+#       whichever was in force); a no-op if dirty_limits was not called
 #   shares                           stdin "name value" lines -> stdout
 #                                    "name percent" (one decimal)
 #   dmesg_check                      nonzero (and prints them) if dmesg has
@@ -224,6 +230,30 @@ cg_io_bytes() {
 # ---------------------------------------------------------------- numbers
 fio_bytes() {
 	awk -F';' '$1 == 3 { s += ($6 + $47) * 1024 } END { print s + 0 }' "$1"
+}
+
+fio_iops() {
+	awk -F';' '$1 == 3 { s += $8 } END { printf "%d\n", s }' "$1"
+}
+
+dirty_limits() {
+	_DL_BB=$(cat /proc/sys/vm/dirty_background_bytes)
+	_DL_BR=$(cat /proc/sys/vm/dirty_background_ratio)
+	_DL_B=$(cat /proc/sys/vm/dirty_bytes)
+	_DL_R=$(cat /proc/sys/vm/dirty_ratio)
+	echo "$1" > /proc/sys/vm/dirty_background_bytes
+	echo "$2" > /proc/sys/vm/dirty_bytes
+}
+
+# writing a ratio zeroes the bytes knob and vice versa: put back the one
+# that was in force (bytes if nonzero)
+dirty_limits_restore() {
+	[ -n "${_DL_BR-}" ] || return 0
+	if [ "$_DL_BB" != 0 ]; then echo "$_DL_BB" > /proc/sys/vm/dirty_background_bytes
+	else echo "$_DL_BR" > /proc/sys/vm/dirty_background_ratio; fi
+	if [ "$_DL_B" != 0 ]; then echo "$_DL_B" > /proc/sys/vm/dirty_bytes
+	else echo "$_DL_R" > /proc/sys/vm/dirty_ratio; fi
+	_DL_BR=
 }
 
 shares() {

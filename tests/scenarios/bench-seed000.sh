@@ -27,10 +27,7 @@ WANT="g1:10 g3:30 g6:60"
 T=$ODIR/table.txt
 printf '%-12s %-10s %8s %8s %8s %9s %10s\n' sched workload g1% g3% g6% err-pts tput/none > "$T"
 
-DBB=$(cat /proc/sys/vm/dirty_background_bytes) DBR=$(cat /proc/sys/vm/dirty_background_ratio)
-DB=$(cat /proc/sys/vm/dirty_bytes) DR=$(cat /proc/sys/vm/dirty_ratio)
-echo $((16 << 20)) > /proc/sys/vm/dirty_background_bytes
-echo $((64 << 20)) > /proc/sys/vm/dirty_bytes
+dirty_limits $((16 << 20)) $((64 << 20))
 dev=$(nullb_create bench) || { result "$SCEN" FAIL "nullb_create failed"; exit 0; }
 DEV=$dev MM=$(dev_majmin "$dev")
 cg_new g1 && cg_new g3 && cg_new g6 || { result "$SCEN" FAIL "cgroups"; exit 0; }
@@ -57,10 +54,7 @@ for s in $SCHEDS; do
 	if [ "$s" = iocost ]; then echo "$MM enable=0" > /sys/fs/cgroup/io.cost.qos; fi
 done
 nullb_destroy bench
-if [ "$DBB" != 0 ]; then echo "$DBB" > /proc/sys/vm/dirty_background_bytes
-else echo "$DBR" > /proc/sys/vm/dirty_background_ratio; fi
-if [ "$DB" != 0 ]; then echo "$DB" > /proc/sys/vm/dirty_bytes
-else echo "$DR" > /proc/sys/vm/dirty_ratio; fi
+dirty_limits_restore
 
 # CPU cost: no completion delay, 4 jobs, 4 KiB random reads
 printf '\n%-12s %10s %10s\n' sched iops iops/none >> "$T"
@@ -72,7 +66,7 @@ for s in none mq-deadline bfq hcfq; do
 		--ioengine=libaio --iodepth=4 --numjobs=4 --group_reporting \
 		--time_based --runtime=10 --size=1g --output-format=terse \
 		--terse-version=3 --output="$ODIR/cpu.$s" > /dev/null 2>&1
-	iops=$(awk -F';' '$1 == 3 { s += $8 } END { print s + 0 }' "$ODIR/cpu.$s")
+	iops=$(fio_iops "$ODIR/cpu.$s")
 	[ "$s" = none ] && base=$iops
 	awk -v s="$s" -v i="$iops" -v b="$base" 'BEGIN { printf "%-12s %10d %10.2f\n", s, i, b ? i / b : 0 }' >> "$T"
 done

@@ -31,7 +31,7 @@ measure() {
 	done
 	wait
 	nullb_destroy nb
-	cat "$ODIR"/fio."$_tag".* | awk -F';' '$1 == 3 { s += $8 } END { printf "%d\n", s }'
+	cat "$ODIR"/fio."$_tag".* | fio_iops -
 }
 
 judge() { # name iops nsec
