@@ -57,9 +57,10 @@
  *
  * A queue is served in FIFO order, REQ_PRIO requests first.
  *
- * Async writes may hold only as many scheduler tags as half the device's
- * queue depth (hcfq_limit_depth()), so that a reader is not left waiting
- * for a tag, or behind a long queue of writeback.
+ * Writes may hold only part of the scheduler tags (hcfq_limit_depth():
+ * async ones half the device's queue depth, sync ones three quarters of
+ * nr_requests), so that a reader is not left waiting for a tag, or
+ * behind a long queue of writeback.
  *
  * Locking: hd->lock protects all scheduler state and nests inside
  * q->queue_lock (the blkcg policy callbacks run under it).  The blkcg
@@ -887,15 +888,19 @@ static void hcfq_insert_requests(struct blk_mq_hw_ctx *hctx,
 }
 
 /*
- * Scheduler tags are shared by all queues of the device.  Writeback (the
- * flusher, a buffered writer's dirty pages) could take every one of them
- * and leave a reader asleep in tag allocation, where no slice or weight
- * reaches it; and every async request queued here keeps the group's
- * async queue busy, so writeback takes its full share from readers.
- * Async requests may therefore hold at most half as many scheduler tags
- * as the device has hardware tags (at least one): enough to keep the
- * device busy with writes, and no long writeback backlog in front of
- * the readers.  Sync requests may use every tag.
+ * Scheduler tags are shared by all queues of the device.  Writes (the
+ * flusher, a buffered writer's dirty pages, an fsync) could take every
+ * one of them and leave a reader asleep in tag allocation, where no
+ * slice or weight reaches it; and every async request queued here keeps
+ * the group's async queue busy, so writeback takes its full share from
+ * readers.  So:
+ *
+ *  - async requests may hold at most half as many scheduler tags as the
+ *    device has hardware tags (at least one): enough to keep the device
+ *    busy with writes, and no long writeback backlog before the readers;
+ *  - sync writes may hold at most three quarters of nr_requests, so
+ *    that a quarter is always left for reads;
+ *  - sync reads may use every tag.
  *
  * Computed here rather than in depth_updated(), which blk-mq calls
  * before it stores a new nr_requests.
@@ -904,6 +909,8 @@ static void hcfq_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
 {
 	if (!op_is_sync(opf))
 		data->shallow_depth = max(data->hctx->tags->nr_tags / 2, 1U);
+	else if (op_is_write(opf))
+		data->shallow_depth = max(data->q->nr_requests * 3 / 4, 1UL);
 }
 
 /* nr_requests changed, or a hardware context was set up */
