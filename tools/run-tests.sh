@@ -6,8 +6,10 @@
 #
 # The plan (default tests/plan) has one boot per line:
 #   BOOTNAME VARIANT CGMODE SCENARIO [SCENARIO...]
-# VARIANT is normal|debug (kernel built by tools/build-kernel.sh), CGMODE
-# v1|v2. '#' starts a comment. Each boot gets build/results/BOOT/ with
+# VARIANT is normal|debug (kernel built by tools/build-kernel.sh), with an
+# optional +icount: one vCPU whose clock advances by instructions executed
+# (-icount shift=3,sleep=off), so that guest time measures CPU work and not
+# the host's load (the CPU-cost benchmark). CGMODE v1|v2. '#' starts a comment. Each boot gets build/results/BOOT/ with
 # console.log (ttyS0), results.txt (ttyS1) and the guest's /out artifacts.
 # With --repeat N every boot runs N times (BOOT.1 ... BOOT.N).
 #
@@ -58,7 +60,7 @@ done <"$PLAN"
 declare -A KERNEL=()
 for b in "${boots[@]}"; do
 	read -r -a f <<<"$b"
-	v=${f[1]}
+	v=${f[1]%+icount}
 	[[ $v == normal || $v == debug ]] || { echo "run-tests: bad variant $v" >&2; exit 2; }
 	[[ -n ${KERNEL[$v]-} ]] && continue
 	if ((BUILD)); then
@@ -96,6 +98,11 @@ run_boot() { # name variant cgmode scenarios...
 	local name=$1 variant=$2 cgmode=$3
 	shift 3
 	local scen=("$@") dir=$RES/$name budget=$BOOT_OVERHEAD s
+	local machine=(-accel "tcg,thread=multi" -smp 2)
+	if [[ $variant == *+icount ]]; then
+		variant=${variant%+icount}
+		machine=(-accel tcg -icount "shift=3,sleep=off" -smp 1)
+	fi
 	[[ $variant == debug ]] && budget=$((budget * 2))
 	for s in "${scen[@]}"; do
 		local sb
@@ -103,6 +110,8 @@ run_boot() { # name variant cgmode scenarios...
 		[[ $variant == debug ]] && sb=$((sb * 3))
 		budget=$((budget + sb))
 	done
+	# icount: one host thread, and guest seconds may take longer
+	[[ ${machine[1]} == tcg ]] && budget=$((budget * 3))
 	rm -rf "$dir"
 	mkdir -p "$dir/out"
 	truncate -s 256M "$dir/artifacts.img"
@@ -119,7 +128,7 @@ run_boot() { # name variant cgmode scenarios...
 	flock "$lockfd"
 	start=$(date +%s)
 	timeout -k 10 "$budget" qemu-system-x86_64 \
-		-accel tcg,thread=multi -cpu max -smp 2 -m 2048 \
+		"${machine[@]}" -cpu max -m 2048 \
 		-nographic -no-reboot -nodefaults \
 		-kernel "${KERNEL[$variant]}" -initrd "$INITRD" \
 		-append "console=ttyS0 panic=-1 reboot=t no_timer_check null_blk.nr_devices=0 TESTS=$tests CGMODE=$cgmode $cmdline ${EXTRA_CMDLINE-}" \

@@ -7,8 +7,7 @@
 # io.hcfq.weight for hcfq, blkio.bfq.weight / io.bfq.weight for bfq,
 # io.weight for iocost; none and mq-deadline have none). Prints the share
 # error (largest deviation from 10/30/60, points) and total throughput
-# relative to none. Then CPU cost: IOPS of 4 jobs of 4 KiB random reads
-# on a null_blk with no completion delay, relative to none.
+# relative to none. (CPU cost: bench-cpu.sh.)
 # Buffered writes run with vm.dirty_background_bytes 16 MiB and
 # vm.dirty_bytes 64 MiB (as the lat-* scenarios): the defaults (10/20 %
 # of RAM) let a 20 s writer dirty ~400 MB that the 4 MB/s disk needs
@@ -56,20 +55,5 @@ done
 nullb_destroy bench
 dirty_limits_restore
 
-# CPU cost: no completion delay, 4 jobs, 4 KiB random reads
-printf '\n%-12s %10s %10s\n' sched iops iops/none >> "$T"
-dev=$(nullb_create cpu irqmode=0 completion_nsec=0 hw_queue_depth=64 submit_queues=2) ||
-	{ result "$SCEN" FAIL "nullb_create cpu failed"; exit 0; }
-for s in none mq-deadline bfq hcfq; do
-	set_sched "$dev" "$s" || continue
-	fio --name=cpu --filename="$dev" --rw=randread --bs=4k --direct=1 \
-		--ioengine=libaio --iodepth=4 --numjobs=4 --group_reporting \
-		--time_based --runtime=10 --size=1g --output-format=terse \
-		--terse-version=3 --output="$ODIR/cpu.$s" > /dev/null 2>&1
-	iops=$(fio_iops "$ODIR/cpu.$s")
-	[ "$s" = none ] && base=$iops
-	awk -v s="$s" -v i="$iops" -v b="$base" 'BEGIN { printf "%-12s %10d %10.2f\n", s, i, b ? i / b : 0 }' >> "$T"
-done
-nullb_destroy cpu
 text "$SCEN" < "$T"
 result "$SCEN" PASS "benchmark table printed ($CGMODE)"
