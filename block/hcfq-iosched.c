@@ -234,7 +234,11 @@ static void hcfq_entity_dequeue(struct hcfq_entity *e)
 	hcfq_update_min_vtime(sd);
 }
 
-/* Charge @charge of service to @e at @weight, keeping its tree sorted. */
+/*
+ * Charge @charge of service to @e at @weight, keeping its tree sorted.
+ * An entity just taken off a tree that it left empty still moves the
+ * tree's min_vtime, as if it had been charged before it left.
+ */
 static void hcfq_entity_charge(struct hcfq_entity *e, u64 charge,
 			       unsigned int weight)
 {
@@ -248,6 +252,8 @@ static void hcfq_entity_charge(struct hcfq_entity *e, u64 charge,
 	/* back in place: unlimited credit, the floor must not move it */
 	if (on_tree)
 		hcfq_entity_enqueue(sd, e, U64_MAX);
+	else if (sd && !sd->nr && (s64)(e->vtime - sd->min_vtime) > 0)
+		sd->min_vtime = e->vtime;
 }
 
 /*
@@ -534,6 +540,12 @@ static void hcfq_expire(struct hcfq_data *hd, u64 now, const char *why)
 	else
 		charge = now - hq->slice_start;
 
+	/*
+	 * A queue that ran dry leaves the trees first: charged after, the
+	 * levels it empties are not sorted in only to be taken out again.
+	 */
+	if (!hq->nr_queued)
+		hcfq_deactivate_queue(hd, hq);
 	for (e = &hq->entity; e; e = e->parent)
 		hcfq_entity_charge(e, charge, hcfq_entity_weight(e));
 
@@ -543,8 +555,6 @@ static void hcfq_expire(struct hcfq_data *hd, u64 now, const char *why)
 		       hq->slice_dispatched, hq->group->entity.vtime);
 
 	hd->active = NULL;
-	if (!hq->nr_queued)
-		hcfq_deactivate_queue(hd, hq);
 	hcfq_put_queue(hq);
 }
 

@@ -10,7 +10,7 @@
 . /tests/guest/lib.sh
 
 RT=${BENCH_CPU_RT:-5}
-SCHEDS=${BENCH_SCHEDS:-"none mq-deadline bfq hcfq"}
+SCHEDS=$(echo "${BENCH_SCHEDS:-none mq-deadline bfq hcfq}" | tr , " ")
 T=$ODIR/table.txt
 
 dev=$(nullb_create cpu irqmode=0 completion_nsec=0 hw_queue_depth=64 submit_queues=2) ||
