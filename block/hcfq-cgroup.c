@@ -85,42 +85,44 @@ static void hcfq_group_update_weights(struct hcfq_group *hg,
 
 /* statistics */
 
-int hcfq_stats_init(struct hcfq_stats *st, gfp_t gfp)
-{
-	struct blkg_rwstat *rw[] = { &st->bytes, &st->ios, &st->service_time,
-				     &st->wait_time, &st->merged, &st->queued };
-	int i;
-
-	for (i = 0; i < ARRAY_SIZE(rw); i++) {
-		if (blkg_rwstat_init(rw[i], gfp)) {
-			while (--i >= 0)
-				blkg_rwstat_exit(rw[i]);
-			return -ENOMEM;
-		}
-	}
-	return 0;
-}
-
-void hcfq_stats_exit(struct hcfq_stats *st)
-{
-	blkg_rwstat_exit(&st->bytes);
-	blkg_rwstat_exit(&st->ios);
-	blkg_rwstat_exit(&st->service_time);
-	blkg_rwstat_exit(&st->wait_time);
-	blkg_rwstat_exit(&st->merged);
-	blkg_rwstat_exit(&st->queued);
-}
-
 void hcfq_stats_dispatch(struct hcfq_group *hg, struct request *rq, u64 wait)
 {
-	blkg_rwstat_add(&hg->stats.bytes, rq->cmd_flags, blk_rq_bytes(rq));
-	blkg_rwstat_add(&hg->stats.ios, rq->cmd_flags, 1);
-	blkg_rwstat_add(&hg->stats.wait_time, rq->cmd_flags, wait);
+	hcfq_rwstat_add(&hg->stats.bytes, rq->cmd_flags, blk_rq_bytes(rq));
+	hcfq_rwstat_add(&hg->stats.ios, rq->cmd_flags, 1);
+	hcfq_rwstat_add(&hg->stats.wait_time, rq->cmd_flags, wait);
 }
 
 void hcfq_stats_complete(struct hcfq_group *hg, struct request *rq, u64 svc)
 {
-	blkg_rwstat_add(&hg->stats.service_time, rq->cmd_flags, svc);
+	hcfq_rwstat_add(&hg->stats.service_time, rq->cmd_flags, svc);
+}
+
+/* Everything @from counted, its own and its dead children's, to @to. */
+static void hcfq_rwstat_add_aux(struct hcfq_rwstat *to,
+				struct hcfq_rwstat *from)
+{
+	int i;
+
+	for (i = 0; i < BLKG_RWSTAT_NR; i++)
+		atomic64_add(READ_ONCE(from->cnt[i]) +
+			     atomic64_read(&from->aux[i]), &to->aux[i]);
+}
+
+/* reads and writes, as blkg_rwstat_total() */
+static u64 hcfq_rwstat_total(struct hcfq_rwstat *st)
+{
+	return READ_ONCE(st->cnt[BLKG_RWSTAT_READ]) +
+		READ_ONCE(st->cnt[BLKG_RWSTAT_WRITE]);
+}
+
+static void hcfq_rwstat_reset(struct hcfq_rwstat *st)
+{
+	int i;
+
+	for (i = 0; i < BLKG_RWSTAT_NR; i++) {
+		WRITE_ONCE(st->cnt[i], 0);
+		atomic64_set(&st->aux[i], 0);
+	}
 }
 
 /* Hand a dying group's counts to its parent for the _recursive files. */
@@ -131,11 +133,11 @@ static void hcfq_stats_xfer_dead(struct hcfq_group *hg)
 	if (!hg->parent)
 		return;
 	to = &hg->parent->stats;
-	blkg_rwstat_add_aux(&to->bytes, &from->bytes);
-	blkg_rwstat_add_aux(&to->ios, &from->ios);
-	blkg_rwstat_add_aux(&to->service_time, &from->service_time);
-	blkg_rwstat_add_aux(&to->wait_time, &from->wait_time);
-	blkg_rwstat_add_aux(&to->merged, &from->merged);
+	hcfq_rwstat_add_aux(&to->bytes, &from->bytes);
+	hcfq_rwstat_add_aux(&to->ios, &from->ios);
+	hcfq_rwstat_add_aux(&to->service_time, &from->service_time);
+	hcfq_rwstat_add_aux(&to->wait_time, &from->wait_time);
+	hcfq_rwstat_add_aux(&to->merged, &from->merged);
 	atomic64_add(READ_ONCE(from->time) + atomic64_read(&from->dead_time),
 		     &to->dead_time);
 	atomic64_add(READ_ONCE(from->sectors) +
@@ -162,13 +164,7 @@ static struct blkg_policy_data *hcfq_pd_alloc(struct gendisk *disk,
 	struct hcfq_group *hg;
 
 	hg = kzalloc_node(sizeof(*hg), gfp, disk->queue->node);
-	if (!hg)
-		return NULL;
-	if (hcfq_stats_init(&hg->stats, gfp)) {
-		kfree(hg);
-		return NULL;
-	}
-	return &hg->pd;
+	return hg ? &hg->pd : NULL;
 }
 
 static void hcfq_pd_init(struct blkg_policy_data *pd)
@@ -190,21 +186,18 @@ static void hcfq_pd_offline(struct blkg_policy_data *pd)
 
 static void hcfq_pd_free(struct blkg_policy_data *pd)
 {
-	struct hcfq_group *hg = pd_to_hcfqg(pd);
-
-	hcfq_stats_exit(&hg->stats);
-	kfree(hg);
+	kfree(pd_to_hcfqg(pd));
 }
 
 static void hcfq_pd_reset_stats(struct blkg_policy_data *pd)
 {
 	struct hcfq_stats *st = &pd_to_hcfqg(pd)->stats;
 
-	blkg_rwstat_reset(&st->bytes);
-	blkg_rwstat_reset(&st->ios);
-	blkg_rwstat_reset(&st->service_time);
-	blkg_rwstat_reset(&st->wait_time);
-	blkg_rwstat_reset(&st->merged);
+	hcfq_rwstat_reset(&st->bytes);
+	hcfq_rwstat_reset(&st->ios);
+	hcfq_rwstat_reset(&st->service_time);
+	hcfq_rwstat_reset(&st->wait_time);
+	hcfq_rwstat_reset(&st->merged);
 	WRITE_ONCE(st->time, 0);
 	WRITE_ONCE(st->sectors, 0);
 	atomic64_set(&st->dead_time, 0);
@@ -221,10 +214,10 @@ static void hcfq_pd_stat(struct blkg_policy_data *pd, struct seq_file *s)
 		   hcfq_group_weight(hg),
 		   div_u64(READ_ONCE(st->time), NSEC_PER_MSEC),
 		   READ_ONCE(st->sectors),
-		   blkg_rwstat_total(&st->wait_time),
-		   blkg_rwstat_total(&st->service_time),
-		   blkg_rwstat_total(&st->merged),
-		   blkg_rwstat_total(&st->queued));
+		   hcfq_rwstat_total(&st->wait_time),
+		   hcfq_rwstat_total(&st->service_time),
+		   hcfq_rwstat_total(&st->merged),
+		   hcfq_rwstat_total(&st->queued));
 }
 
 /* weight files */
@@ -428,20 +421,57 @@ static int hcfq_print_u64_recursive(struct seq_file *sf, void *v)
 	return 0;
 }
 
+/* the hcfq_rwstat at offset @off of a group's policy data */
+static struct hcfq_rwstat *hcfq_pd_rwstat(struct blkg_policy_data *pd,
+					  int off)
+{
+	return (void *)pd + off;
+}
+
+static u64 hcfq_prfill_rwstat(struct seq_file *sf,
+			      struct blkg_policy_data *pd, int off)
+{
+	struct hcfq_rwstat *st = hcfq_pd_rwstat(pd, off);
+	struct blkg_rwstat_sample sum;
+	int i;
+
+	for (i = 0; i < BLKG_RWSTAT_NR; i++)
+		sum.cnt[i] = READ_ONCE(st->cnt[i]);
+	return __blkg_prfill_rwstat(sf, pd, &sum);
+}
+
 static int hcfq_print_rwstat(struct seq_file *sf, void *v)
 {
-	blkcg_print_blkgs(sf, css_to_blkcg(seq_css(sf)), blkg_prfill_rwstat,
+	blkcg_print_blkgs(sf, css_to_blkcg(seq_css(sf)), hcfq_prfill_rwstat,
 			  &blkcg_policy_hcfq, seq_cft(sf)->private, true);
 	return 0;
 }
 
+/* The group's counts plus those of its live and dead descendants. */
 static u64 hcfq_prfill_rwstat_recursive(struct seq_file *sf,
 					struct blkg_policy_data *pd, int off)
 {
-	struct blkg_rwstat_sample sum;
+	struct blkcg_gq *pos_blkg, *blkg = pd_to_blkg(pd);
+	struct blkg_rwstat_sample sum = { };
+	struct cgroup_subsys_state *pos_css;
+	int i;
 
-	blkg_rwstat_recursive_sum(pd_to_blkg(pd), &blkcg_policy_hcfq, off,
-				  &sum);
+	lockdep_assert_held(&blkg->q->queue_lock);
+
+	rcu_read_lock();
+	blkg_for_each_descendant_pre(pos_blkg, pos_css, blkg) {
+		struct blkg_policy_data *pos_pd;
+		struct hcfq_rwstat *st;
+
+		pos_pd = blkg_to_pd(pos_blkg, &blkcg_policy_hcfq);
+		if (!pos_blkg->online || !pos_pd)
+			continue;
+		st = hcfq_pd_rwstat(pos_pd, off);
+		for (i = 0; i < BLKG_RWSTAT_NR; i++)
+			sum.cnt[i] += READ_ONCE(st->cnt[i]) +
+				atomic64_read(&st->aux[i]);
+	}
+	rcu_read_unlock();
 	return __blkg_prfill_rwstat(sf, pd, &sum);
 }
 

@@ -619,7 +619,7 @@ static void hcfq_remove_request(struct hcfq_data *hd, struct hcfq_queue *hq,
 	elv_rqhash_del(q, rq);
 	if (q->last_merge == rq)
 		q->last_merge = NULL;
-	blkg_rwstat_add(&hq->group->stats.queued, rq->cmd_flags, -1);
+	hcfq_rwstat_add(&hq->group->stats.queued, rq->cmd_flags, -1);
 }
 
 static struct request *hcfq_dispatch_from(struct hcfq_data *hd,
@@ -845,7 +845,7 @@ static void hcfq_insert_request(struct hcfq_data *hd, struct request *rq,
 	hcfq_fifo_add(hq, rq);
 	hq->nr_queued++;
 	hd->nr_queued++;
-	blkg_rwstat_add(&hq->group->stats.queued, rq->cmd_flags, 1);
+	hcfq_rwstat_add(&hq->group->stats.queued, rq->cmd_flags, 1);
 	if (rq_mergeable(rq)) {
 		elv_rqhash_add(q, rq);
 		if (!q->last_merge)
@@ -1032,10 +1032,13 @@ static bool hcfq_bio_merge(struct request_queue *q, struct bio *bio,
 static void hcfq_request_merged(struct request_queue *q, struct request *rq,
 				enum elv_merge type)
 {
+	struct hcfq_data *hd = q->elevator->elevator_data;
 	struct hcfq_queue *hq = rq->elv.priv[0];
 
+	lockdep_assert_held(&hd->lock);
+
 	if (hq)
-		blkg_rwstat_add(&hq->group->stats.merged, rq->cmd_flags, 1);
+		hcfq_rwstat_add(&hq->group->stats.merged, rq->cmd_flags, 1);
 }
 
 /* @next was merged into @rq and leaves the scheduler. */
@@ -1054,7 +1057,7 @@ static void hcfq_requests_merged(struct request_queue *q, struct request *rq,
 	if ((s64)(next->fifo_time - rq->fifo_time) < 0)
 		rq->fifo_time = next->fifo_time;
 	hcfq_remove_request(hd, hq, next);
-	blkg_rwstat_add(&hq->group->stats.merged, next->cmd_flags, 1);
+	hcfq_rwstat_add(&hq->group->stats.merged, next->cmd_flags, 1);
 	if (!hq->nr_queued && hd->active != hq && hq->entity.on_tree)
 		hcfq_deactivate_queue(hd, hq);
 }

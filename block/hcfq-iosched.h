@@ -56,21 +56,42 @@ struct hcfq_entity {
 };
 
 /* Per-group statistics for the v1 files and io.stat */
+/*
+ * A counter split by direction and sync-ness, like struct blkg_rwstat
+ * but plain: it is only ever updated under hd->lock, which the scheduler
+ * holds anyway, so percpu counters would only add cost per request.
+ */
+struct hcfq_rwstat {
+	u64			cnt[BLKG_RWSTAT_NR];	/* hd->lock, WRITE_ONCE */
+	atomic64_t		aux[BLKG_RWSTAT_NR];	/* of dead children */
+};
+
 struct hcfq_stats {
-	/* rwstats are percpu; updated under hd->lock, read locklessly */
-	struct blkg_rwstat	bytes;		/* io_service_bytes */
-	struct blkg_rwstat	ios;		/* io_serviced */
-	struct blkg_rwstat	service_time;	/* ns, dispatch to completion */
-	struct blkg_rwstat	wait_time;	/* ns, insertion to dispatch */
-	struct blkg_rwstat	merged;		/* bios and requests merged */
-	struct blkg_rwstat	queued;		/* requests queued now */
-	/* written under hd->lock with WRITE_ONCE, read with READ_ONCE */
+	/* updated under hd->lock with WRITE_ONCE, read with READ_ONCE */
+	struct hcfq_rwstat	bytes;		/* io_service_bytes */
+	struct hcfq_rwstat	ios;		/* io_serviced */
+	struct hcfq_rwstat	service_time;	/* ns, dispatch to completion */
+	struct hcfq_rwstat	wait_time;	/* ns, insertion to dispatch */
+	struct hcfq_rwstat	merged;		/* bios and requests merged */
+	struct hcfq_rwstat	queued;		/* requests queued now */
 	u64			time;		/* disk time charged, ns */
 	u64			sectors;	/* sectors dispatched */
 	/* time and sectors of dead children, for the _recursive files */
 	atomic64_t		dead_time;
 	atomic64_t		dead_sectors;
 };
+
+/* Add @val to @st for a request or bio with flags @opf; hd->lock held. */
+static inline void hcfq_rwstat_add(struct hcfq_rwstat *st, blk_opf_t opf,
+				   u64 val)
+{
+	int dir = op_is_discard(opf) ? BLKG_RWSTAT_DISCARD :
+		op_is_write(opf) ? BLKG_RWSTAT_WRITE : BLKG_RWSTAT_READ;
+	int sync = op_is_sync(opf) ? BLKG_RWSTAT_SYNC : BLKG_RWSTAT_ASYNC;
+
+	WRITE_ONCE(st->cnt[dir], st->cnt[dir] + val);
+	WRITE_ONCE(st->cnt[sync], st->cnt[sync] + val);
+}
 
 struct hcfq_data;
 struct hcfq_queue;
@@ -196,8 +217,6 @@ void hcfq_group_offline(struct hcfq_group *hg);
 /* hcfq-cgroup.c */
 unsigned int hcfq_group_weight(struct hcfq_group *hg);
 unsigned int hcfq_group_leaf_weight(struct hcfq_group *hg);
-int hcfq_stats_init(struct hcfq_stats *st, gfp_t gfp);
-void hcfq_stats_exit(struct hcfq_stats *st);
 void hcfq_stats_dispatch(struct hcfq_group *hg, struct request *rq, u64 wait);
 void hcfq_stats_complete(struct hcfq_group *hg, struct request *rq, u64 svc);
 int hcfq_cgroup_register(void);
