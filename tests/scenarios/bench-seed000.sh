@@ -30,7 +30,7 @@ dirty_limits $((16 << 20)) $((64 << 20))
 dev=$(nullb_create bench) || { result "$SCEN" FAIL "nullb_create failed"; exit 0; }
 DEV=$dev MM=$(dev_majmin "$dev")
 cg_new g1 && cg_new g3 && cg_new g6 || { result "$SCEN" FAIL "cgroups"; exit 0; }
-for s in $SCHEDS; do
+for s in $(echo "$SCHEDS" | tr , " "); do
 	set_sched "$DEV" "$s" || { echo "$s: set_sched failed" >> "$T"; continue; }
 	FAIR_SCHED=$s
 	case "$s" in
