@@ -55,7 +55,6 @@ struct hcfq_entity {
 	struct hcfq_entity	*parent;
 };
 
-/* Per-group statistics for the v1 files and io.stat */
 /*
  * A counter split by direction and sync-ness, like struct blkg_rwstat
  * but plain: it is only ever updated under hd->lock, which the scheduler
@@ -66,6 +65,7 @@ struct hcfq_rwstat {
 	atomic64_t		aux[BLKG_RWSTAT_NR];	/* of dead children */
 };
 
+/* Per-group statistics for the v1 files and io.stat */
 struct hcfq_stats {
 	/* updated under hd->lock with WRITE_ONCE, read with READ_ONCE */
 	struct hcfq_rwstat	bytes;		/* io_service_bytes */
