@@ -9,8 +9,9 @@
 # VARIANT is normal|debug (kernel built by tools/build-kernel.sh), with an
 # optional +icount: one vCPU whose clock advances by instructions executed
 # (-icount shift=3,sleep=off), so that guest time measures CPU work and not
-# the host's load (the CPU-cost benchmark). CGMODE v1|v2. '#' starts a comment. Each boot gets build/results/BOOT/ with
-# console.log (ttyS0), results.txt (ttyS1) and the guest's /out artifacts.
+# the host's load (the CPU-cost benchmark). CGMODE v1|v2. '#' starts a
+# comment. Each boot gets build/results/BOOT/ with console.log (ttyS0),
+# results.txt (ttyS1) and the guest's /out artifacts.
 # With --repeat N every boot runs N times (BOOT.1 ... BOOT.N).
 #
 # Failures: a scenario RESULT FAIL; a scenario without a RESULT; a boot that
@@ -29,7 +30,7 @@ while (($#)); do
 	--only) ONLY=$2; shift ;;
 	--repeat) REPEAT=$2; shift ;;
 	--no-build) BUILD=0 ;;
-	-h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,19p' "$0"; exit 0 ;;
 	*) echo "run-tests: unknown argument $1" >&2; exit 2 ;;
 	esac
 	shift
