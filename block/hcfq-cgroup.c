@@ -85,18 +85,6 @@ static void hcfq_group_update_weights(struct hcfq_group *hg,
 
 /* statistics */
 
-void hcfq_stats_dispatch(struct hcfq_group *hg, struct request *rq, u64 wait)
-{
-	hcfq_rwstat_add(&hg->stats.bytes, rq->cmd_flags, blk_rq_bytes(rq));
-	hcfq_rwstat_add(&hg->stats.ios, rq->cmd_flags, 1);
-	hcfq_rwstat_add(&hg->stats.wait_time, rq->cmd_flags, wait);
-}
-
-void hcfq_stats_complete(struct hcfq_group *hg, struct request *rq, u64 svc)
-{
-	hcfq_rwstat_add(&hg->stats.service_time, rq->cmd_flags, svc);
-}
-
 /* Everything @from counted, its own and its dead children's, to @to. */
 static void hcfq_rwstat_add_aux(struct hcfq_rwstat *to,
 				struct hcfq_rwstat *from)
@@ -428,15 +416,23 @@ static struct hcfq_rwstat *hcfq_pd_rwstat(struct blkg_policy_data *pd,
 	return (void *)pd + off;
 }
 
-static u64 hcfq_prfill_rwstat(struct seq_file *sf,
-			      struct blkg_policy_data *pd, int off)
+/* Add @st's counts to @sum, with its dead children's if @recursive. */
+static void hcfq_rwstat_sum(struct hcfq_rwstat *st,
+			    struct blkg_rwstat_sample *sum, bool recursive)
 {
-	struct hcfq_rwstat *st = hcfq_pd_rwstat(pd, off);
-	struct blkg_rwstat_sample sum;
 	int i;
 
 	for (i = 0; i < BLKG_RWSTAT_NR; i++)
-		sum.cnt[i] = READ_ONCE(st->cnt[i]);
+		sum->cnt[i] += READ_ONCE(st->cnt[i]) +
+			(recursive ? atomic64_read(&st->aux[i]) : 0);
+}
+
+static u64 hcfq_prfill_rwstat(struct seq_file *sf,
+			      struct blkg_policy_data *pd, int off)
+{
+	struct blkg_rwstat_sample sum = { };
+
+	hcfq_rwstat_sum(hcfq_pd_rwstat(pd, off), &sum, false);
 	return __blkg_prfill_rwstat(sf, pd, &sum);
 }
 
@@ -454,22 +450,17 @@ static u64 hcfq_prfill_rwstat_recursive(struct seq_file *sf,
 	struct blkcg_gq *pos_blkg, *blkg = pd_to_blkg(pd);
 	struct blkg_rwstat_sample sum = { };
 	struct cgroup_subsys_state *pos_css;
-	int i;
 
 	lockdep_assert_held(&blkg->q->queue_lock);
 
 	rcu_read_lock();
 	blkg_for_each_descendant_pre(pos_blkg, pos_css, blkg) {
 		struct blkg_policy_data *pos_pd;
-		struct hcfq_rwstat *st;
 
 		pos_pd = blkg_to_pd(pos_blkg, &blkcg_policy_hcfq);
-		if (!pos_blkg->online || !pos_pd)
-			continue;
-		st = hcfq_pd_rwstat(pos_pd, off);
-		for (i = 0; i < BLKG_RWSTAT_NR; i++)
-			sum.cnt[i] += READ_ONCE(st->cnt[i]) +
-				atomic64_read(&st->aux[i]);
+		if (pos_blkg->online && pos_pd)
+			hcfq_rwstat_sum(hcfq_pd_rwstat(pos_pd, off), &sum,
+					true);
 	}
 	rcu_read_unlock();
 	return __blkg_prfill_rwstat(sf, pd, &sum);

@@ -606,6 +606,17 @@ static void hcfq_arm_idle(struct hcfq_data *hd, enum hcfq_idle_kind kind)
 		       div_u64(wait, NSEC_PER_USEC));
 }
 
+/* Add @val to @st for a request with flags @opf; hd->lock held. */
+static void hcfq_rwstat_add(struct hcfq_rwstat *st, blk_opf_t opf, u64 val)
+{
+	int dir = op_is_discard(opf) ? BLKG_RWSTAT_DISCARD :
+		op_is_write(opf) ? BLKG_RWSTAT_WRITE : BLKG_RWSTAT_READ;
+	int sync = op_is_sync(opf) ? BLKG_RWSTAT_SYNC : BLKG_RWSTAT_ASYNC;
+
+	WRITE_ONCE(st->cnt[dir], st->cnt[dir] + val);
+	WRITE_ONCE(st->cnt[sync], st->cnt[sync] + val);
+}
+
 static void hcfq_remove_request(struct hcfq_data *hd, struct hcfq_queue *hq,
 				struct request *rq)
 {
@@ -627,6 +638,7 @@ static struct request *hcfq_dispatch_from(struct hcfq_data *hd,
 {
 	struct request *rq = list_first_entry(&hq->fifo, struct request,
 					      queuelist);
+	struct hcfq_stats *st;
 
 	lockdep_assert_held(&hd->lock);
 
@@ -634,9 +646,11 @@ static struct request *hcfq_dispatch_from(struct hcfq_data *hd,
 	rq->elv.priv[1] = HCFQ_RQ_DISPATCHED;
 	hq->nr_dispatched++;
 	hq->slice_dispatched++;
-	hcfq_stats_dispatch(hq->group, rq, now - rq->fifo_time);
-	WRITE_ONCE(hq->group->stats.sectors,
-		   hq->group->stats.sectors + blk_rq_sectors(rq));
+	st = &hq->group->stats;
+	hcfq_rwstat_add(&st->bytes, rq->cmd_flags, blk_rq_bytes(rq));
+	hcfq_rwstat_add(&st->ios, rq->cmd_flags, 1);
+	hcfq_rwstat_add(&st->wait_time, rq->cmd_flags, now - rq->fifo_time);
+	WRITE_ONCE(st->sectors, st->sectors + blk_rq_sectors(rq));
 	rq->fifo_time = now;	/* from here on: dispatch time */
 	rq->rq_flags |= RQF_STARTED;
 	return rq;
@@ -952,7 +966,8 @@ static void hcfq_completed(struct hcfq_data *hd, struct hcfq_queue *hq,
 	rq->elv.priv[1] = NULL;
 	hq->nr_dispatched--;
 	hq->last_end_ns = now;
-	hcfq_stats_complete(hq->group, rq, now - rq->fifo_time);
+	hcfq_rwstat_add(&hq->group->stats.service_time, rq->cmd_flags,
+			now - rq->fifo_time);
 
 	if (hd->active == hq && !hq->nr_queued && !hq->nr_dispatched &&
 	    !hd->idling) {

@@ -81,18 +81,6 @@ struct hcfq_stats {
 	atomic64_t		dead_sectors;
 };
 
-/* Add @val to @st for a request or bio with flags @opf; hd->lock held. */
-static inline void hcfq_rwstat_add(struct hcfq_rwstat *st, blk_opf_t opf,
-				   u64 val)
-{
-	int dir = op_is_discard(opf) ? BLKG_RWSTAT_DISCARD :
-		op_is_write(opf) ? BLKG_RWSTAT_WRITE : BLKG_RWSTAT_READ;
-	int sync = op_is_sync(opf) ? BLKG_RWSTAT_SYNC : BLKG_RWSTAT_ASYNC;
-
-	WRITE_ONCE(st->cnt[dir], st->cnt[dir] + val);
-	WRITE_ONCE(st->cnt[sync], st->cnt[sync] + val);
-}
-
 struct hcfq_data;
 struct hcfq_queue;
 
@@ -217,8 +205,6 @@ void hcfq_group_offline(struct hcfq_group *hg);
 /* hcfq-cgroup.c */
 unsigned int hcfq_group_weight(struct hcfq_group *hg);
 unsigned int hcfq_group_leaf_weight(struct hcfq_group *hg);
-void hcfq_stats_dispatch(struct hcfq_group *hg, struct request *rq, u64 wait);
-void hcfq_stats_complete(struct hcfq_group *hg, struct request *rq, u64 svc);
 int hcfq_cgroup_register(void);
 void hcfq_cgroup_unregister(void);
 

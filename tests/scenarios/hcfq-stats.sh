@@ -33,8 +33,8 @@ for rwm in read write; do
 		--ioengine=psync --time_based --runtime=3 --size=1g \
 		--output-format=terse --terse-version=3 --output="$ODIR/fio.$rwm" > /dev/null 2>&1
 done
-rb=$(awk -F';' '$1 == 3 { print $6 * 1024 }' "$ODIR/fio.read")
-wb=$(awk -F';' '$1 == 3 { print $47 * 1024 }' "$ODIR/fio.write")
+rb=$(fio_bytes "$ODIR/fio.read")
+wb=$(fio_bytes "$ODIR/fio.write")
 cr=$(rw "$C/blkio.io_service_bytes" Read); cw=$(rw "$C/blkio.io_service_bytes" Write)
 log "fio read $rb write $wb; c: Read $cr Write $cw"
 near "$cr" "$rb" 1 || bad "c Read bytes $cr vs fio $rb"
