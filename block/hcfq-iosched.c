@@ -38,11 +38,14 @@
  * becomes active for a slice (slice_sync, or slice_async, scaled by its
  * weight and capped by target_latency under low_latency).  It dispatches
  * until its slice ends or it runs dry; then its slice time is charged to
- * it and to every entity above it.  The disk is time-shared, so when a
- * sync queue runs dry it keeps the disk for up to slice_idle if its
- * think time is short (queue idling), or, when it was the last busy
- * queue of its group, for up to group_idle (group idling): a process or
- * a group with one request in flight at a time still gets its share.
+ * it and to every entity above it.  A queue that runs dry while nobody
+ * else has requests stays active until the next request arrives: its own
+ * continues the slice, anyone else's ends it, charged up to the moment it
+ * ran dry.  The disk is time-shared, so when a sync queue runs dry it
+ * keeps the disk for up to slice_idle if its think time is short (queue
+ * idling), or, when it was the last busy queue of its group, for up to
+ * group_idle (group idling): a process or a group with one request in
+ * flight at a time still gets its share.
  * On non-rotational devices hcfq idles only while someone else waits.
  *
  * IOPS mode: with slice_idle = 0 hcfq does not idle on queues and
@@ -535,6 +538,11 @@ static void hcfq_expire(struct hcfq_data *hd, u64 now, const char *why)
 	lockdep_assert_held(&hd->lock);
 
 	hcfq_stop_idling(hd);
+	if (hd->dry) {
+		/* the time since it ran dry was nobody's */
+		now = hd->dry_ns;
+		hd->dry = false;
+	}
 	if (hcfq_iops_mode(hd))
 		charge = (u64)hq->slice_dispatched * HCFQ_IOPS_CHARGE;
 	else
@@ -690,9 +698,9 @@ static bool hcfq_serve_active(struct hcfq_data *hd, u64 now,
 			*rqp = hcfq_dispatch_from(hd, hq, now);
 		return true;
 	}
-	kind = hcfq_idle_kind(hd, hq);
+	kind = hd->dry ? HCFQ_IDLE_NONE : hcfq_idle_kind(hd, hq);
 	if (kind == HCFQ_IDLE_NONE) {
-		hcfq_expire(hd, now, "empty");
+		hcfq_expire(hd, now, hd->dry ? "done" : "empty");
 		return false;
 	}
 	/*
@@ -854,6 +862,10 @@ static void hcfq_insert_request(struct hcfq_data *hd, struct request *rq,
 		return;
 	}
 
+	/* a dry active queue leaves before anyone else joins the trees */
+	if (hd->dry && hd->active != hq)
+		hcfq_expire(hd, now, "done");
+
 	hcfq_update_queue_stats(hd, hq, rq, now);
 	rq->fifo_time = now;	/* insertion time, until dispatch */
 	hcfq_fifo_add(hq, rq);
@@ -889,8 +901,16 @@ static void hcfq_insert_request(struct hcfq_data *hd, struct request *rq,
 		hcfq_expire(hd, now, "preempt idle class");
 	}
 out:
-	if (hd->active == hq && hd->idling)
+	if (hd->active != hq)
+		return;
+	if (hd->idling) {
 		hcfq_stop_idling(hd);
+	} else if (hd->dry) {
+		/* the slice goes on; the disk was idle meanwhile, not held */
+		hq->slice_start += now - hd->dry_ns;
+		hq->slice_end += now - hd->dry_ns;
+		hd->dry = false;
+	}
 }
 
 static void hcfq_insert_requests(struct blk_mq_hw_ctx *hctx,
@@ -976,14 +996,23 @@ static void hcfq_completed(struct hcfq_data *hd, struct hcfq_queue *hq,
 		/* past the slice end too: see hcfq_serve_active() */
 		if (kind != HCFQ_IDLE_NONE) {
 			hcfq_arm_idle(hd, kind);
+		} else if (hd->nr_queued) {
+			/* nothing to wait for, and others are waiting */
+			hcfq_expire(hd, now, "done");
+			hd->withheld = true;
 		} else {
 			/*
-			 * Nothing to wait for: end the slice now.  Left active,
-			 * the empty queue would be charged for all the time
-			 * until the next request arrives anywhere.
+			 * Nobody else wants the disk: the queue stays active,
+			 * charged only up to now, and the next request
+			 * anywhere decides.  If it is the queue's own (a
+			 * process that has the disk to itself), its slice
+			 * goes on without an expire, reselection and a new
+			 * slice per request.  Any other queue's request ends
+			 * the slice first (hcfq_insert_request()), so the
+			 * trees are as if it had ended here.
 			 */
-			hcfq_expire(hd, now, "done");
-			hd->withheld = hd->nr_queued > 0;
+			hd->dry = true;
+			hd->dry_ns = now;
 		}
 	}
 }
@@ -1088,6 +1117,8 @@ static void hcfq_exit_icq(struct io_cq *icq)
 		return;
 	hd = hq->hd;
 	spin_lock_irqsave(&hd->lock, flags);
+	if (hd->dry && hd->active == hq)
+		hcfq_expire(hd, ktime_get_ns(), "exit");
 	hic->sync_queue = NULL;
 	hcfq_put_queue(hq);
 	spin_unlock_irqrestore(&hd->lock, flags);
@@ -1132,6 +1163,9 @@ void hcfq_group_offline(struct hcfq_group *hg)
 
 	spin_lock_irqsave(&hd->lock, flags);
 	hg->online = false;
+	/* a dry active queue would pin the group until the next request */
+	if (hd->dry && hd->active->group == hg)
+		hcfq_expire(hd, ktime_get_ns(), "offline");
 	if (hg->async_queue) {
 		hcfq_put_queue(hg->async_queue);
 		hg->async_queue = NULL;

@@ -168,6 +168,8 @@ struct hcfq_data {
 	struct hrtimer		idle_timer;
 	u8			idling;		/* enum hcfq_idle_kind */
 	bool			withheld;	/* returned NULL with work queued */
+	bool			dry;		/* active ran dry, nobody waiting */
+	u64			dry_ns;		/* when it did: charged up to here */
 	unsigned int		nr_queued;	/* requests in the scheduler */
 	unsigned int		nr_busy;	/* queues on service trees */
 
