@@ -969,9 +969,15 @@ static int hcfq_init_hctx(struct blk_mq_hw_ctx *hctx, unsigned int idx)
 	return 0;
 }
 
+/*
+ * Only sync requests have per-process queues: async ones go to their
+ * group's async queue, so they need no io_context (whose lookup takes
+ * q->queue_lock), and the flusher gets none allocated.
+ */
 static void hcfq_prepare_request(struct request *rq)
 {
-	rq->elv.icq = ioc_find_get_icq(rq->q);
+	rq->elv.icq = op_is_sync(rq->cmd_flags) ?
+		ioc_find_get_icq(rq->q) : NULL;
 	rq->elv.priv[0] = NULL;
 	rq->elv.priv[1] = NULL;
 }
