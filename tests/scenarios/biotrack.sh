@@ -1,0 +1,85 @@
+#!/bin/sh
+# budget: 90
+# biotrack (patches/0002): writeback is charged to the cgroup that dirtied
+# the pages, whoever writes it back. ext4 on a QD1 null_blk under hcfq;
+# each case dirties 8 MiB with a buffered dd and then runs sync from the
+# root cgroup, so the bios come from the flusher or from sync, i.e. the
+# root, and only the dirtier's record can move them.
+#  1. dirtied in g1: g1's written bytes rise by 8 MiB (at least 90 %, at
+#     most 125 %); on v1 the root's own by less than 2 MiB (journal,
+#     metadata). Before biotrack all of it was the root's on v1.
+#  2. dirtied by the root shell: the root's bytes rise by at least 90 %
+#     of 8 MiB (v1), g1's by less than 0.5 MiB.
+#  3. dirtied in g2, g2 removed before the sync: written back as the
+#     root's on v1 (at least 90 %), no warning on either version.
+# Counters: hcfq's blkio.io_service_bytes on v1 (the root's file is its
+# own I/O), io.stat wbytes on v2 (where cgroup writeback with the memory
+# controller charges the dirtier too; the v2 run checks that biotrack
+# leaves that alone). The debug-kernel boot runs this too (KASAN, lockdep).
+. /tests/guest/lib.sh
+. /tests/guest/lat.sh
+
+MB=8
+SZ=$((MB << 20))
+
+lat_setup bt || { result "$SCEN" FAIL "disk setup failed"; lat_teardown bt; exit 0; }
+cg_new g1 && cg_new g2 || { result "$SCEN" FAIL "cgroup setup failed"; lat_teardown bt; exit 0; }
+set_sched "$DEV" hcfq || { result "$SCEN" FAIL "set_sched failed"; lat_teardown bt; exit 0; }
+ROOT=$(cg_root)
+G1=$(cg_path g1)
+G2=$(cg_path g2)
+
+# bytes written to our disk by the cgroup in directory $1
+wbytes() {
+	if [ "$CGMODE" = v1 ]; then
+		awk -v d="$MM" '$1 == d && $2 == "Write" { s += $3 } END { print s + 0 }' \
+			"$1/blkio.io_service_bytes"
+	else
+		awk -v d="$MM" '$1 == d { for (i = 2; i <= NF; i++) {
+			split($i, kv, "="); if (kv[1] == "wbytes") s += kv[2] } }
+			END { print s + 0 }' "$1/io.stat"
+	fi
+}
+# check NAME VALUE OP LIMIT: one assertion
+check() {
+	if awk -v v="$2" -v l="$4" -v op="$3" 'BEGIN { exit !(op == "ge" ? v >= l : v <= l) }'; then
+		result "$SCEN:$1" PASS "$2 $3 $4"
+	else
+		result "$SCEN:$1" FAIL "$2 $3 $4"
+	fi
+}
+mib() { awk -v b="$1" 'BEGIN { printf "%.2f", b / 1048576 }'; }
+
+lat_cold
+# 1. dirtied in g1
+r0=$(wbytes "$ROOT"); a0=$(wbytes "$G1")
+lat_exec g1 dd if=/dev/zero of="$MNT/f1" bs=1M count=$MB 2> /dev/null
+sync
+r1=$(wbytes "$ROOT"); a1=$(wbytes "$G1")
+log "g1 dirtied: g1 wrote $(mib $((a1 - a0))) MiB, root $(mib $((r1 - r0))) MiB"
+metric "$SCEN" case=g1 "g1_mib=$(mib $((a1 - a0)))" "root_mib=$(mib $((r1 - r0)))"
+check g1-charged "$(mib $((a1 - a0)))" ge "$(mib $((SZ * 9 / 10)))"
+check g1-not-more "$(mib $((a1 - a0)))" le "$(mib $((SZ * 5 / 4)))"
+[ "$CGMODE" = v1 ] && check g1-root-own "$(mib $((r1 - r0)))" le 2
+
+# 2. dirtied by the root
+dd if=/dev/zero of="$MNT/f2" bs=1M count=$MB 2> /dev/null
+sync
+r2=$(wbytes "$ROOT"); a2=$(wbytes "$G1")
+log "root dirtied: g1 wrote $(mib $((a2 - a1))) MiB, root $(mib $((r2 - r1))) MiB"
+metric "$SCEN" case=root "g1_mib=$(mib $((a2 - a1)))" "root_mib=$(mib $((r2 - r1)))"
+[ "$CGMODE" = v1 ] && check root-charged "$(mib $((r2 - r1)))" ge "$(mib $((SZ * 9 / 10)))"
+check root-not-g1 "$(mib $((a2 - a1)))" le 0.5
+
+# 3. dirtied in g2, g2 removed before writeback
+lat_exec g2 dd if=/dev/zero of="$MNT/f3" bs=1M count=$MB 2> /dev/null
+rmdir "$G2" || log "rmdir g2 failed"
+sync
+r3=$(wbytes "$ROOT")
+log "g2 dirtied and removed: root wrote $(mib $((r3 - r2))) MiB"
+metric "$SCEN" case=removed "root_mib=$(mib $((r3 - r2)))"
+[ "$CGMODE" = v1 ] && check removed-to-root "$(mib $((r3 - r2)))" ge "$(mib $((SZ * 9 / 10)))"
+
+lat_rm "$MNT/f1" "$MNT/f2" "$MNT/f3"
+lat_teardown bt
+dmesg_check > /dev/null; check_rc "$SCEN:dmesg" $? "no kernel warnings"
