@@ -1015,10 +1015,14 @@ static void hcfq_completed(struct hcfq_data *hd, struct hcfq_queue *hq,
 			 * goes on without an expire, reselection and a new
 			 * slice per request.  Any other queue's request ends
 			 * the slice first (hcfq_insert_request()), so the
-			 * trees are as if it had ended here.
+			 * trees are as if it had ended here.  (Already dry:
+			 * a request from hd->dispatch completed; the slice
+			 * still ended when the queue first ran dry.)
 			 */
-			hd->dry = true;
-			hd->dry_ns = now;
+			if (!hd->dry) {
+				hd->dry = true;
+				hd->dry_ns = now;
+			}
 		}
 	}
 }
