@@ -28,7 +28,8 @@
  * fsync, cgroup writeback on v2).  A kernel thread that dirties a folio
  * records its associated blkcg (kthread_associate_blkcg(), loop and
  * friends) or nothing; redirtying by the flusher thus drops the record
- * rather than charge the root's I/O to a stale owner.
+ * rather than charge the root's I/O to a stale owner.  Dirtying in
+ * interrupt context records nothing either.
  *
  * The record is the css id plus the low 32 bits of the css serial
  * number, in one u64 written and read with WRITE_ONCE/READ_ONCE: an id
@@ -99,15 +100,18 @@ void __biotrack_folio_dirtied(struct folio *folio)
 	struct page_ext *ext;
 	u64 owner = 0;
 
-	rcu_read_lock();
-	if (current->flags & PF_KTHREAD)
-		css = kthread_blkcg();
-	else
-		css = task_css(current, io_cgrp_id);
-	/* the root's own writeback needs no moving */
-	if (css && css->parent)
-		owner = biotrack_owner(css);
-	rcu_read_unlock();
+	/* in interrupt context, current is not who dirtied the folio */
+	if (in_task()) {
+		rcu_read_lock();
+		if (current->flags & PF_KTHREAD)
+			css = kthread_blkcg();
+		else
+			css = task_css(current, io_cgrp_id);
+		/* the root's own writeback needs no moving */
+		if (css && css->parent)
+			owner = biotrack_owner(css);
+		rcu_read_unlock();
+	}
 
 	ext = page_ext_get(&folio->page);
 	if (!ext)
