@@ -130,7 +130,8 @@ void __biotrack_bio(struct bio *bio)
 	if (!bio->bi_blkg || bio->bi_blkg->parent || !bio->bi_io_vec ||
 	    !bio_has_data(bio))
 		return;
-	folio = bio_first_folio_all(bio);
+	/* the page at the bio's iterator: right for clones (btrfs, dm) too */
+	folio = page_folio(bio_page(bio));
 	if (!folio_test_writeback(folio) || folio_test_anon(folio) ||
 	    folio_test_swapcache(folio))
 		return;
