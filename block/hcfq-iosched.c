@@ -537,12 +537,10 @@ static void hcfq_expire(struct hcfq_data *hd, u64 now, const char *why)
 
 	lockdep_assert_held(&hd->lock);
 
-	hcfq_stop_idling(hd);
-	if (hd->dry) {
-		/* the time since it ran dry was nobody's */
+	/* the time since it ran dry was nobody's */
+	if (hd->idling == HCFQ_IDLE_DRY)
 		now = hd->dry_ns;
-		hd->dry = false;
-	}
+	hcfq_stop_idling(hd);
 	if (hcfq_iops_mode(hd))
 		charge = (u64)hq->slice_dispatched * HCFQ_IOPS_CHARGE;
 	else
@@ -698,9 +696,9 @@ static bool hcfq_serve_active(struct hcfq_data *hd, u64 now,
 			*rqp = hcfq_dispatch_from(hd, hq, now);
 		return true;
 	}
-	kind = hd->dry ? HCFQ_IDLE_NONE : hcfq_idle_kind(hd, hq);
+	kind = hcfq_idle_kind(hd, hq);
 	if (kind == HCFQ_IDLE_NONE) {
-		hcfq_expire(hd, now, hd->dry ? "done" : "empty");
+		hcfq_expire(hd, now, "empty");
 		return false;
 	}
 	/*
@@ -863,7 +861,7 @@ static void hcfq_insert_request(struct hcfq_data *hd, struct request *rq,
 	}
 
 	/* a dry active queue leaves before anyone else joins the trees */
-	if (hd->dry && hd->active != hq)
+	if (hd->idling == HCFQ_IDLE_DRY && hd->active != hq)
 		hcfq_expire(hd, now, "done");
 
 	hcfq_update_queue_stats(hd, hq, rq, now);
@@ -901,15 +899,15 @@ static void hcfq_insert_request(struct hcfq_data *hd, struct request *rq,
 		hcfq_expire(hd, now, "preempt idle class");
 	}
 out:
-	if (hd->active != hq)
+	if (hd->active != hq || !hd->idling)
 		return;
-	if (hd->idling) {
-		hcfq_stop_idling(hd);
-	} else if (hd->dry) {
+	if (hd->idling == HCFQ_IDLE_DRY) {
 		/* the slice goes on; the disk was idle meanwhile, not held */
 		hq->slice_start += now - hd->dry_ns;
 		hq->slice_end += now - hd->dry_ns;
-		hd->dry = false;
+		hd->idling = HCFQ_IDLE_NONE;
+	} else {
+		hcfq_stop_idling(hd);
 	}
 }
 
@@ -1015,14 +1013,10 @@ static void hcfq_completed(struct hcfq_data *hd, struct hcfq_queue *hq,
 			 * goes on without an expire, reselection and a new
 			 * slice per request.  Any other queue's request ends
 			 * the slice first (hcfq_insert_request()), so the
-			 * trees are as if it had ended here.  (Already dry:
-			 * a request from hd->dispatch completed; the slice
-			 * still ended when the queue first ran dry.)
+			 * trees are as if it had ended here.
 			 */
-			if (!hd->dry) {
-				hd->dry = true;
-				hd->dry_ns = now;
-			}
+			hd->idling = HCFQ_IDLE_DRY;
+			hd->dry_ns = now;
 		}
 	}
 }
@@ -1127,7 +1121,7 @@ static void hcfq_exit_icq(struct io_cq *icq)
 		return;
 	hd = hq->hd;
 	spin_lock_irqsave(&hd->lock, flags);
-	if (hd->dry && hd->active == hq)
+	if (hd->idling == HCFQ_IDLE_DRY && hd->active == hq)
 		hcfq_expire(hd, ktime_get_ns(), "exit");
 	hic->sync_queue = NULL;
 	hcfq_put_queue(hq);
@@ -1174,7 +1168,7 @@ void hcfq_group_offline(struct hcfq_group *hg)
 	spin_lock_irqsave(&hd->lock, flags);
 	hg->online = false;
 	/* a dry active queue would pin the group until the next request */
-	if (hd->dry && hd->active->group == hg)
+	if (hd->idling == HCFQ_IDLE_DRY && hd->active->group == hg)
 		hcfq_expire(hd, ktime_get_ns(), "offline");
 	if (hg->async_queue) {
 		hcfq_put_queue(hg->async_queue);

@@ -153,6 +153,7 @@ enum hcfq_idle_kind {
 	HCFQ_IDLE_NONE,
 	HCFQ_IDLE_QUEUE,	/* wait for the active queue's next request */
 	HCFQ_IDLE_GROUP,	/* wait for any request of the active group */
+	HCFQ_IDLE_DRY,		/* nobody else waits: until any request */
 };
 
 /* Per-device scheduler data */
@@ -168,8 +169,7 @@ struct hcfq_data {
 	struct hrtimer		idle_timer;
 	u8			idling;		/* enum hcfq_idle_kind */
 	bool			withheld;	/* returned NULL with work queued */
-	bool			dry;		/* active ran dry, nobody waiting */
-	u64			dry_ns;		/* when it did: charged up to here */
+	u64			dry_ns;		/* HCFQ_IDLE_DRY since; charged up to */
 	unsigned int		nr_queued;	/* requests in the scheduler */
 	unsigned int		nr_busy;	/* queues on service trees */
 
