@@ -127,8 +127,7 @@ void __biotrack_bio(struct bio *bio)
 	struct page_ext *ext;
 	u64 owner;
 
-	if (!bio->bi_blkg || bio->bi_blkg->parent || !bio->bi_io_vec ||
-	    !bio_has_data(bio))
+	if (!bio->bi_blkg || bio->bi_blkg->parent || !bio_has_data(bio))
 		return;
 	/* the page at the bio's iterator: right for clones (btrfs, dm) too */
 	folio = page_folio(bio_page(bio));

@@ -40,14 +40,6 @@ wbytes() {
 			END { print s + 0 }' "$1/io.stat"
 	fi
 }
-# check NAME VALUE OP LIMIT: one assertion
-check() {
-	if awk -v v="$2" -v l="$4" -v op="$3" 'BEGIN { exit !(op == "ge" ? v >= l : v <= l) }'; then
-		result "$SCEN:$1" PASS "$2 $3 $4"
-	else
-		result "$SCEN:$1" FAIL "$2 $3 $4"
-	fi
-}
 mib() { awk -v b="$1" 'BEGIN { printf "%.2f", b / 1048576 }'; }
 
 lat_cold
@@ -58,9 +50,9 @@ sync
 r1=$(wbytes "$ROOT"); a1=$(wbytes "$G1")
 log "g1 dirtied: g1 wrote $(mib $((a1 - a0))) MiB, root $(mib $((r1 - r0))) MiB"
 metric "$SCEN" case=g1 "g1_mib=$(mib $((a1 - a0)))" "root_mib=$(mib $((r1 - r0)))"
-check g1-charged "$(mib $((a1 - a0)))" ge "$(mib $((SZ * 9 / 10)))"
-check g1-not-more "$(mib $((a1 - a0)))" le "$(mib $((SZ * 5 / 4)))"
-[ "$CGMODE" = v1 ] && check g1-root-own "$(mib $((r1 - r0)))" le 2
+lat_assert "$SCEN:g1-charged" "$(mib $((a1 - a0)))" ge "$(mib $((SZ * 9 / 10)))" "MiB of g1's writeback charged to g1"
+lat_assert "$SCEN:g1-not-more" "$(mib $((a1 - a0)))" le "$(mib $((SZ * 5 / 4)))" "MiB charged to g1"
+[ "$CGMODE" = v1 ] && lat_assert "$SCEN:g1-root-own" "$(mib $((r1 - r0)))" le 2 "MiB the root wrote itself meanwhile"
 
 # 2. dirtied by the root
 dd if=/dev/zero of="$MNT/f2" bs=1M count=$MB 2> /dev/null
@@ -68,8 +60,8 @@ sync
 r2=$(wbytes "$ROOT"); a2=$(wbytes "$G1")
 log "root dirtied: g1 wrote $(mib $((a2 - a1))) MiB, root $(mib $((r2 - r1))) MiB"
 metric "$SCEN" case=root "g1_mib=$(mib $((a2 - a1)))" "root_mib=$(mib $((r2 - r1)))"
-[ "$CGMODE" = v1 ] && check root-charged "$(mib $((r2 - r1)))" ge "$(mib $((SZ * 9 / 10)))"
-check root-not-g1 "$(mib $((a2 - a1)))" le 0.5
+[ "$CGMODE" = v1 ] && lat_assert "$SCEN:root-charged" "$(mib $((r2 - r1)))" ge "$(mib $((SZ * 9 / 10)))" "MiB of the root's writeback charged to the root"
+lat_assert "$SCEN:root-not-g1" "$(mib $((a2 - a1)))" le 0.5 "MiB of the root's writeback charged to g1"
 
 # 3. dirtied in g2, g2 removed before writeback
 lat_exec g2 dd if=/dev/zero of="$MNT/f3" bs=1M count=$MB 2> /dev/null
@@ -78,7 +70,7 @@ sync
 r3=$(wbytes "$ROOT")
 log "g2 dirtied and removed: root wrote $(mib $((r3 - r2))) MiB"
 metric "$SCEN" case=removed "root_mib=$(mib $((r3 - r2)))"
-[ "$CGMODE" = v1 ] && check removed-to-root "$(mib $((r3 - r2)))" ge "$(mib $((SZ * 9 / 10)))"
+[ "$CGMODE" = v1 ] && lat_assert "$SCEN:removed-to-root" "$(mib $((r3 - r2)))" ge "$(mib $((SZ * 9 / 10)))" "MiB of a removed group's writeback charged to the root"
 
 lat_rm "$MNT/f1" "$MNT/f2" "$MNT/f3"
 lat_teardown bt
