@@ -15,6 +15,7 @@
 #
 #   lat_setup NAME            null_blk + mkfs.ext4 + mount; sets DEV, MM,
 #                             MNT, LAT_Q (/sys/block/X/queue)
+#   lat_mkfs                  (re)make the ext4 on $DEV and mount it on $MNT
 #   lat_teardown NAME         umount, destroy, restore the vm.dirty_* knobs
 #   lat_sched SCHED "grp:w ..."  set_sched + cg_weight for bfq and hcfq
 #                             (groups must exist), nr_requests 128
@@ -49,6 +50,8 @@
 #   lat_best FILE KEY [EXCL]  smallest KEY among lines whose sched is not
 #                             EXCL (default hcfq); lat_bestmax: largest
 #   lat_get FILE SCHED KEY    value of KEY on SCHED's line
+#   lat_median FILE SCHED KEY..  median of the KEYs on SCHED's line;
+#                             lat_pmedian FILE KEY..: over all lines
 #   lat_le A B                true if A <= B (floats)
 #
 # LAT_SCHEDS (default "none mq-deadline bfq hcfq") is the order in which
@@ -56,6 +59,8 @@
 # known when its numbers are printed.
 
 : "${LAT_SCHEDS:=none mq-deadline bfq hcfq}"
+# (also from the kernel command line, comma-separated: LAT_SCHEDS=hcfq,none)
+LAT_SCHEDS=$(echo "$LAT_SCHEDS" | tr , " ")
 : "${LAT_MAXSECT:=16}"
 LAT_REQ_KB=$((LAT_MAXSECT / 2))
 
@@ -71,14 +76,19 @@ lat_setup() {
 	LAT_Q=/sys/block/$(basename "$DEV")/queue
 	MNT=/mnt/$1
 	mkdir -p "$MNT"
+	lat_mkfs || return 1
+	dirty_limits $((16 << 20)) $((64 << 20))
+	LAT_WPIDS=
+	return 0
+}
+
+lat_mkfs() {
+	grep -q " $MNT " /proc/mounts && { umount "$MNT" || { log "umount failed"; return 1; }; }
 	# small journal, lazy inode tables that are never zeroed in the
 	# background (noinit_itable): no hidden I/O during the measurements
 	mkfs.ext4 -q -F -J size=8 -E lazy_itable_init=1,nodiscard "$DEV" > "$ODIR/mkfs.log" 2>&1 ||
 		{ log "mkfs.ext4 failed: $(cat "$ODIR/mkfs.log")"; return 1; }
 	mount -t ext4 -o noinit_itable "$DEV" "$MNT" || { log "mount failed"; return 1; }
-	dirty_limits $((16 << 20)) $((64 << 20))
-	LAT_WPIDS=
-	return 0
 }
 
 lat_teardown() {
@@ -265,6 +275,16 @@ lat_median() {
 	_lm_f=$1 _lm_s=$2
 	shift 2
 	for _lm_k in "$@"; do lat_get "$_lm_f" "$_lm_s" "$_lm_k"; done | sort -n |
+		awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# lat_pmedian FILE KEY...: median of the KEYs on every line (all schedulers)
+lat_pmedian() {
+	_lp_f=$1
+	shift
+	for _lp_s in $(awk '{ print $1 }' "$_lp_f"); do
+		for _lp_k in "$@"; do lat_get "$_lp_f" "$_lp_s" "$_lp_k"; done
+	done | sort -n |
 		awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
