@@ -5,8 +5,9 @@
 # meanwhile a reader cold-reads five 16 KiB files at 0.5 s intervals (the
 # seed's 1 s, halved for the CI budget: still above hcfq's 300 ms
 # target_latency, so every read meets a fresh round of the writer) and
-# then runs `ls` on three cold 200-entry directories (ls below is the
-# median of the three), first from lw itself
+# then runs `ls` on five cold 200-entry directories (ls below is the
+# median of the five: the first one also pays ext4's inode-table
+# readahead for all of them), first from lw itself
 # ("same") and then from group lr ("other"), caches dropped before each.
 # Measured under none, mq-deadline, bfq and hcfq in this boot (weights
 # lw=lr=100 for bfq and hcfq), and once on the idle disk per scheduler.
@@ -22,7 +23,7 @@
 #              read + AA (read i of one run has nothing to do with read i
 #              of another: the writer's state differs, so worst vs worst)
 #   ls-idle2x  ls <= 2 x max(idle ls, floor) + AA_LS; idle ls = median of
-#              all schedulers' 12 idle ls runs, floor as above
+#              all schedulers' 20 idle ls runs, floor as above
 #   ls-best    ls <= 1.2 x the best other scheduler's ls + AA_LS
 # AA is the A/A noise of this boot: on the idle disk the schedulers run the
 # identical workload, so the spread (largest - smallest) of the other
@@ -37,6 +38,7 @@
 . /tests/guest/lat.sh
 
 N=5
+NLS=5
 FSIZE=16k
 
 lat_setup small || { result "$SCEN" FAIL "disk setup failed"; lat_teardown small; exit 0; }
@@ -50,13 +52,15 @@ cg_new lw && cg_new lr || { result "$SCEN" FAIL "cgroup setup failed"; lat_teard
 # elevator and 90 ms more under none (measured with hcfq first and last).
 small_fs() {
 	lat_mkfs || return 1
-	mkdir -p "$MNT/files" "$MNT/lsdir0" "$MNT/lsdir1" "$MNT/lsdir2" || return 1
+	mkdir -p "$MNT/files" || return 1
 	i=0
 	while [ $i -lt $N ]; do
 		dd if=/dev/urandom of="$MNT/files/$i" bs=$FSIZE count=1 2> /dev/null || return 1
 		i=$((i + 1))
 	done
-	for d in 0 1 2; do (cd "$MNT/lsdir$d" && touch $(seq -w 1 200 | sed 's/^/entry-/')) || return 1; done
+	for d in $(seq 0 $((NLS - 1))); do
+		mkdir "$MNT/lsdir$d" && (cd "$MNT/lsdir$d" && touch $(seq -w 1 200 | sed 's/^/entry-/')) || return 1
+	done
 	sync
 }
 
@@ -70,7 +74,7 @@ for s in $LAT_SCHEDS; do
 	lat_sched "$s" "lw:100 lr:100" || { result "$SCEN" FAIL "lat_sched $s failed"; lat_teardown small; exit 0; }
 	log "$s: idle"
 	lat_cold
-	echo "$s $(lat_exec lr sh -c "$READ 0.2 $MNT/lsdir")" >> "$ODIR/idle"
+	echo "$s $(lat_exec lr sh -c "$READ 0.2 $MNT/lsdir $NLS")" >> "$ODIR/idle"
 	wbt=$(lat_wbt)
 	log "$s: writer + readers"
 	lat_writer_start lw "$MNT/big" 600
@@ -79,7 +83,7 @@ for s in $LAT_SCHEDS; do
 		g=lr
 		[ $p = same ] && g=lw
 		echo 3 > /proc/sys/vm/drop_caches
-		echo "$s $(lat_exec $g sh -c "$READ 0.5 $MNT/lsdir")" >> "$ODIR/$p"
+		echo "$s $(lat_exec $g sh -c "$READ 0.5 $MNT/lsdir $NLS")" >> "$ODIR/$p"
 	done
 	lat_writers_stop
 	lat_rm "$MNT/big"
@@ -100,7 +104,7 @@ AA=$(awk -v a="$(lat_best "$ODIR/idle.max" max)" -v b="$(lat_bestmax "$ODIR/idle
 AA_LS=$(awk -v a="$(lat_best "$ODIR/idle" ls)" -v b="$(lat_bestmax "$ODIR/idle" ls)" 'BEGIN { printf "%.2f", b - a }')
 metric "$SCEN:noise" "aa_ms=$AA" "aa_ls_ms=$AA_LS"
 idle=$(lat_pmedian "$ODIR/idle" $RK)
-idle_ls=$(lat_pmedian "$ODIR/idle" ls0 ls1 ls2)
+idle_ls=$(lat_pmedian "$ODIR/idle" $(seq 0 $((NLS - 1)) | sed 's/^/ls/'))
 lim_i=$(awk -v a="$idle" -v f="$FLOOR" -v n="$AA" 'BEGIN { printf "%.2f", 2 * (a > f ? a : f) + n }')
 lim_l=$(awk -v a="$idle_ls" -v f="$FLOOR" -v n="$AA_LS" 'BEGIN { printf "%.2f", 2 * (a > f ? a : f) + n }')
 metric "$SCEN:bounds" "fork_ms=$FORK" "floor_ms=$FLOOR" "idle_med_ms=$idle" "idle_ls_ms=$idle_ls"
