@@ -29,10 +29,10 @@
  * weighted by class and level (RT 8x BE; BE level 0 to 7 scale like
  * CFQ's slices, 180 down to 40); the async queue weighs slice_async /
  * slice_sync of a BE4 queue, which bounds writeback's share, and a sync
- * request preempts an async slice in any group once it has run for half
- * of slice_async, so readers do not wait behind writeback.  IDLE-class
- * queues are served only when no RT or BE queue of the group is busy,
- * save one request per HCFQ_IDLE_STARVE so they never hang.
+ * request preempts an async slice in any group once it has run for an
+ * eighth of slice_async, so readers do not wait behind writeback.
+ * IDLE-class queues are served only when no RT or BE queue of the group
+ * is busy, save one request per HCFQ_IDLE_STARVE so they never hang.
  *
  * Dispatch: the queue chosen (walking down the trees by least vtime)
  * becomes active for a slice (slice_sync, or slice_async, scaled by its
@@ -882,11 +882,12 @@ static void hcfq_insert_request(struct hcfq_data *hd, struct request *rq,
 	if (!active || active == hq)
 		goto out;
 	if (hq->sync && !active->sync && !hcfq_class_idle(hq) &&
-	    now - active->slice_start >= READ_ONCE(hd->slice_async) / 2) {
+	    now - active->slice_start >= READ_ONCE(hd->slice_async) / 8) {
 		/*
 		 * A reader does not wait behind writeback, in any group, as
-		 * with CFQ; writeback keeps half an async slice per turn and
-		 * is charged only for the time it used.
+		 * with CFQ; writeback keeps an eighth of an async slice per
+		 * turn and is charged only for the time it used, so its
+		 * share stays what its weight gives.
 		 */
 		hcfq_expire(hd, now, "preempt async");
 	} else if (active->group == hq->group) {
