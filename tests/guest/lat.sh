@@ -270,12 +270,16 @@ lat_forkms() {
 	echo "$_lf_s" | tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { printf "%.2f", v[3] / 1000 }'
 }
 
+# _lat_med: median of the numbers on stdin, one per line
+_lat_med() {
+	sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
 # lat_median FILE SCHED KEY...: median of the KEYs on SCHED's line
 lat_median() {
 	_lm_f=$1 _lm_s=$2
 	shift 2
-	for _lm_k in "$@"; do lat_get "$_lm_f" "$_lm_s" "$_lm_k"; done | sort -n |
-		awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+	for _lm_k in "$@"; do lat_get "$_lm_f" "$_lm_s" "$_lm_k"; done | _lat_med
 }
 
 # lat_pmedian FILE KEY...: median of the KEYs on every line (all schedulers)
@@ -284,8 +288,7 @@ lat_pmedian() {
 	shift
 	for _lp_s in $(awk '{ print $1 }' "$_lp_f"); do
 		for _lp_k in "$@"; do lat_get "$_lp_f" "$_lp_s" "$_lp_k"; done
-	done | sort -n |
-		awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+	done | _lat_med
 }
 
 # lat_max FILE SCHED KEY...: largest of the KEYs on SCHED's line

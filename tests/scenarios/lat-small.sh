@@ -45,11 +45,11 @@ lat_setup small || { result "$SCEN" FAIL "disk setup failed"; lat_teardown small
 cg_new lw && cg_new lr || { result "$SCEN" FAIL "cgroup setup failed"; lat_teardown small; exit 0; }
 # A fresh file system for every scheduler, so that each one starts from
 # the same on-disk and cached state. With one file system for all, the
-# first scheduler measured was the only one whose fifth file had its
-# inode-table block cached (the block is shared with the writer's inode
-# and with the first round's atime updates); every later scheduler paid
-# ext4's inode-table readahead on that read, about 40 ms more under each
-# elevator and 90 ms more under none (measured with hcfq first and last).
+# first scheduler measured was the only one whose fifth file found its
+# inode-table block cached after drop_caches (what the earlier rounds
+# left behind decides it); every later scheduler paid ext4's inode-table
+# readahead on that read, about 40 ms more under each elevator and 90 ms
+# more under none (measured with hcfq first and with hcfq last).
 small_fs() {
 	lat_mkfs || return 1
 	mkdir -p "$MNT/files" || return 1
