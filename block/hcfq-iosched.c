@@ -522,10 +522,10 @@ static void hcfq_stop_idling(struct hcfq_data *hd)
 {
 	lockdep_assert_held(&hd->lock);
 
-	if (hd->idling) {
-		hd->idling = HCFQ_IDLE_NONE;
+	/* a dry queue waits without the timer */
+	if (hd->idling != HCFQ_IDLE_NONE && hd->idling != HCFQ_IDLE_DRY)
 		hrtimer_try_to_cancel(&hd->idle_timer);
-	}
+	hd->idling = HCFQ_IDLE_NONE;
 }
 
 /* End the active queue's slice and charge it up the hierarchy. */
@@ -779,7 +779,9 @@ static enum hrtimer_restart hcfq_idle_timer_fn(struct hrtimer *timer)
 	unsigned long flags;
 
 	spin_lock_irqsave(&hd->lock, flags);
-	if (hd->idling && hd->active) {
+	/* not if idling ended meanwhile, or a dry wait (untimed) began */
+	if (hd->active && (hd->idling == HCFQ_IDLE_QUEUE ||
+			   hd->idling == HCFQ_IDLE_GROUP)) {
 		hd->idling = HCFQ_IDLE_NONE;
 		hcfq_expire(hd, ktime_get_ns(), "idle");
 	}
