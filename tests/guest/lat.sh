@@ -286,9 +286,8 @@ lat_median() {
 lat_pmedian() {
 	_lp_f=$1
 	shift
-	for _lp_s in $(awk '{ print $1 }' "$_lp_f"); do
-		for _lp_k in "$@"; do lat_get "$_lp_f" "$_lp_s" "$_lp_k"; done
-	done | _lat_med
+	awk -v keys=" $* " '{ for (i = 2; i <= NF; i++) { split($i, kv, "=")
+		if (index(keys, " " kv[1] " ")) print kv[2] } }' "$_lp_f" | _lat_med
 }
 
 # lat_max FILE SCHED KEY...: largest of the KEYs on SCHED's line

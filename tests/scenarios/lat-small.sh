@@ -99,12 +99,13 @@ for f in idle same other; do
 done
 
 RK=$(seq 0 $((N - 1)) | sed 's/^/r/' | tr '\n' ' ')
+LK=$(seq 0 $((NLS - 1)) | sed 's/^/ls/' | tr '\n' ' ')
 for s in $LAT_SCHEDS; do echo "$s max=$(lat_max "$ODIR/idle" $s $RK)"; done > "$ODIR/idle.max"
 AA=$(awk -v a="$(lat_best "$ODIR/idle.max" max)" -v b="$(lat_bestmax "$ODIR/idle.max" max)" 'BEGIN { printf "%.2f", b - a }')
 AA_LS=$(awk -v a="$(lat_best "$ODIR/idle" ls)" -v b="$(lat_bestmax "$ODIR/idle" ls)" 'BEGIN { printf "%.2f", b - a }')
 metric "$SCEN:noise" "aa_ms=$AA" "aa_ls_ms=$AA_LS"
 idle=$(lat_pmedian "$ODIR/idle" $RK)
-idle_ls=$(lat_pmedian "$ODIR/idle" $(seq 0 $((NLS - 1)) | sed 's/^/ls/'))
+idle_ls=$(lat_pmedian "$ODIR/idle" $LK)
 lim_i=$(awk -v a="$idle" -v f="$FLOOR" -v n="$AA" 'BEGIN { printf "%.2f", 2 * (a > f ? a : f) + n }')
 lim_l=$(awk -v a="$idle_ls" -v f="$FLOOR" -v n="$AA_LS" 'BEGIN { printf "%.2f", 2 * (a > f ? a : f) + n }')
 metric "$SCEN:bounds" "fork_ms=$FORK" "floor_ms=$FLOOR" "idle_med_ms=$idle" "idle_ls_ms=$idle_ls"
