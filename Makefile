@@ -22,7 +22,7 @@ blkshare:
 
 blkshare-check: blkshare
 	@if [ -f tools/blkshare/Makefile ]; then $(MAKE) -C tools/blkshare check; \
-	else echo "0 passed, 0 failed"; fi
+	else echo "blkshare: tools/blkshare/Makefile missing"; echo "0 passed, 1 failed"; exit 1; fi
 
 initramfs: blkshare
 	tools/mkinitramfs.sh
@@ -34,7 +34,7 @@ kunit:
 test: initramfs
 	tools/run-tests.sh
 
-# everything; the last line is the combined "N passed, N failed"
+# everything; the last line is the combined "N passed, N failed, N skipped"
 check:
 	tools/check.sh
 

@@ -1,8 +1,9 @@
 #!/bin/bash
 # make check: deps, both kernels, initramfs, blkshare (+ its unit tests),
 # KUnit, guest scenarios. Every stage's log is in build/check/. The last
-# line is the combined "N passed, N failed" over KUnit + blkshare unit
-# tests + guest scenarios; exit status 0 only when nothing failed.
+# line is the combined "N passed, N failed, N skipped" over KUnit +
+# blkshare unit tests + guest scenarios; exit status 0 only when nothing
+# failed. A missing stage (no blkshare, no KUnit suite) is a failure.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -11,33 +12,37 @@ LOGS=$REPO/build/check
 mkdir -p "$LOGS"
 PASS=0
 FAIL=0
+SKIP=0
 T0=$(date +%s)
 
-# stage NAME cmd... : run, keep the log, add its "N passed, N failed"
-# (a stage without such a line counts 1 pass or 1 fail by exit status)
+# stage NAME cmd... : run, keep the log, add its "N passed, N failed[,
+# N skipped]" (a stage without such a line counts 1 pass or 1 fail by
+# exit status)
 stage() {
-	local name=$1 rc=0 t=$SECONDS line p f
+	local name=$1 rc=0 t=$SECONDS line p f s
 	shift
 	echo "check: == $name: $* ==" >&2
 	"$@" 2>&1 | tee "$LOGS/$name.log" || rc=${PIPESTATUS[0]}
-	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$LOGS/$name.log" | tail -n1 || true)
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$LOGS/$name.log" | tail -n1 || true)
 	if [[ -n $line ]]; then
-		read -r p _ f _ <<<"${line//,/}"
+		read -r p _ f _ s _ <<<"${line//,/}"
+		s=${s:-0}
 		if ((rc != 0 && f == 0)); then f=1; fi
 	elif ((rc == 0)); then
-		p=1 f=0
+		p=1 f=0 s=0
 	else
-		p=0 f=1
+		p=0 f=1 s=0
 	fi
 	PASS=$((PASS + p))
 	FAIL=$((FAIL + f))
-	echo "check: == $name: rc=$rc, $p passed, $f failed, $((SECONDS - t))s ==" >&2
+	SKIP=$((SKIP + s))
+	echo "check: == $name: rc=$rc, $p passed, $f failed, $s skipped, $((SECONDS - t))s ==" >&2
 	return "$rc"
 }
 
 fatal() {
 	echo "check: $1 failed, cannot go on (log: $LOGS)" >&2
-	echo "$PASS passed, $((FAIL + 1)) failed"
+	echo "$PASS passed, $((FAIL + 1)) failed, $SKIP skipped"
 	exit 1
 }
 
@@ -45,14 +50,13 @@ tools/install-deps.sh >"$LOGS/deps.log" 2>&1 || { cat "$LOGS/deps.log"; fatal de
 tools/build-kernel.sh >"$LOGS/kernel.log" 2>&1 || { tail -n 40 "$LOGS/kernel.log"; fatal kernel; }
 tools/build-kernel.sh --debug >"$LOGS/kernel-debug.log" 2>&1 || { tail -n 40 "$LOGS/kernel-debug.log"; fatal kernel-debug; }
 echo "check: kernels built ($((SECONDS))s)" >&2
-if [[ -f tools/blkshare/Makefile ]]; then
-	make -C tools/blkshare >"$LOGS/blkshare-build.log" 2>&1 || { tail -n 40 "$LOGS/blkshare-build.log"; fatal blkshare; }
-	stage blkshare-check make -s -C tools/blkshare check || true
-fi
+[[ -f tools/blkshare/Makefile ]] || fatal "blkshare (no tools/blkshare/Makefile)"
+make -C tools/blkshare >"$LOGS/blkshare-build.log" 2>&1 || { tail -n 40 "$LOGS/blkshare-build.log"; fatal blkshare; }
+stage blkshare-check make -s -C tools/blkshare check || true
 tools/mkinitramfs.sh >"$LOGS/initramfs.log" 2>&1 || { cat "$LOGS/initramfs.log"; fatal initramfs; }
 stage kunit tools/run-kunit.sh || true
 stage guest tools/run-tests.sh || true
 
 echo "check: total $(($(date +%s) - T0))s; logs in $LOGS" >&2
-echo "$PASS passed, $FAIL failed"
+echo "$PASS passed, $FAIL failed, $SKIP skipped"
 ((FAIL == 0))

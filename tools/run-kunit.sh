@@ -7,10 +7,11 @@
 # (prepared by tools/build-kernel.sh --prepare-only):
 #   python3 tools/testing/kunit/kunit.py run --kunitconfig=FILE \
 #       --build_dir=build/kunit[/NAME] --jobs=$(nproc)
-# Each KUnit test case counts as one pass or fail ("KUNIT suite.case
-# PASS|FAIL"); a kunitconfig whose build or run produced no results counts
-# as one failure. Only one kunit.py runs at a time per tree (flock).
-# The last line is "N passed, N failed"; exit status 1 on any failure.
+# Each KUnit test case counts as one pass, fail or skip ("KUNIT
+# suite.case PASS|FAIL|SKIP"); a kunitconfig whose build or run produced
+# no results, or no kunitconfig at all, counts as one failure. Only one
+# kunit.py runs at a time per tree (flock). The last line is "N passed,
+# N failed, N skipped"; exit status 1 on any failure.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,9 +23,10 @@ else
 	shopt -u nullglob
 fi
 if ((${#configs[@]} == 0)); then
-	echo "run-kunit: note: no tools/kunit/*.kunitconfig yet, nothing to run"
-	echo "0 passed, 0 failed"
-	exit 0
+	echo "run-kunit: no tools/kunit/*.kunitconfig: the KUnit suite is missing"
+	echo "KUNIT suite FAIL (no kunitconfig)"
+	echo "0 passed, 1 failed"
+	exit 1
 fi
 
 TREE=$("$REPO/tools/build-kernel.sh" --prepare-only | tail -n1)
@@ -38,6 +40,7 @@ flock 7
 
 PASS=0
 FAIL=0
+SKIP=0
 for cfg in "${configs[@]}"; do
 	cfg=$(readlink -f "$cfg")
 	name=$(basename "$cfg" .kunitconfig)
@@ -67,9 +70,8 @@ def walk(g, prefix):
     name = g.get("name", "")
     for c in g.get("test_cases", []):
         st = c.get("status", "")
-        if st == "SKIP":
-            continue
-        print("KUNIT %s.%s %s" % (name, c["name"], "PASS" if st == "PASS" else "FAIL"))
+        st = st if st in ("PASS", "SKIP") else "FAIL"
+        print("KUNIT %s.%s %s" % (name, c["name"], st))
     for s in g.get("sub_groups", []):
         walk(s, name)
 walk(json.load(open(sys.argv[1])), "")
@@ -83,10 +85,11 @@ EOF
 	echo "$lines"
 	PASS=$((PASS + $(grep -c ' PASS$' <<<"$lines" || true)))
 	FAIL=$((FAIL + $(grep -c ' FAIL$' <<<"$lines" || true)))
+	SKIP=$((SKIP + $(grep -c ' SKIP$' <<<"$lines" || true)))
 	if ((rc != 0)) && ! grep -q ' FAIL$' <<<"$lines"; then
 		echo "KUNIT $name FAIL (kunit.py rc=$rc)"
 		FAIL=$((FAIL + 1))
 	fi
 done
-echo "$PASS passed, $FAIL failed"
+echo "$PASS passed, $FAIL failed, $SKIP skipped"
 ((FAIL == 0))

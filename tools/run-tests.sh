@@ -14,9 +14,12 @@
 # results.txt (ttyS1) and the guest's /out artifacts.
 # With --repeat N every boot runs N times (BOOT.1 ... BOOT.N).
 #
-# Failures: a scenario RESULT FAIL; a scenario without a RESULT; a boot that
-# timed out or did not finish; a kernel splat in console.log (splat:BOOT).
-# The last line is "N passed, N failed"; exit status 1 on any failure.
+# Failures: a scenario RESULT FAIL (the guest adds one for a scenario that
+# exits nonzero); a scenario that began but has no RESULT of its own (a
+# lost serial line); a boot that timed out or did not finish; a kernel
+# splat in console.log (splat:BOOT). RESULT SKIP counts as skipped.
+# The last line is "N passed, N failed, N skipped"; exit status 1 on any
+# failure.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -89,9 +92,14 @@ budget_of() {
 
 PASS=0
 FAIL=0
+SKIP=0
 SUMMARY=()
 record() { # status name detail
-	if [[ $1 == PASS ]]; then PASS=$((PASS + 1)); else FAIL=$((FAIL + 1)); fi
+	case $1 in
+	PASS) PASS=$((PASS + 1)) ;;
+	SKIP) SKIP=$((SKIP + 1)) ;;
+	*) FAIL=$((FAIL + 1)) ;;
+	esac
 	SUMMARY+=("$(printf '%-4s  %-36s %s' "$1" "$2" "$3")")
 }
 
@@ -147,12 +155,14 @@ run_boot() { # name variant cgmode scenarios...
 	# per-scenario results, in order; scenarios without a result fail
 	while read -r _ rname rstat rdetail; do
 		record "$rstat" "$name/$rname" "${rdetail-}"
-	done < <(grep -E '^RESULT [^ ]+ (PASS|FAIL)' "$dir/results.txt" || true)
+	done < <(grep -E '^RESULT [^ ]+ (PASS|FAIL|SKIP)' "$dir/results.txt" || true)
 	for s in "${scen[@]}"; do
 		if ! grep -q "^BEGIN $s\$" "$dir/results.txt"; then
 			record FAIL "$name/$s" "not run (boot died or timed out)"
 		elif ! grep -q "^END $s " "$dir/results.txt"; then
 			record FAIL "$name/$s" "did not finish (boot died or timed out)"
+		elif ! grep -qE "^RESULT $s(:[^ ]*)? (PASS|FAIL|SKIP)" "$dir/results.txt"; then
+			record FAIL "$name/$s" "began and ended with no result (serial line lost?)"
 		fi
 	done
 	if ((rc == 124 || rc == 137)); then
@@ -180,5 +190,5 @@ done
 echo
 echo "==== guest scenario results ===="
 printf '%s\n' "${SUMMARY[@]}"
-echo "$PASS passed, $FAIL failed"
+echo "$PASS passed, $FAIL failed, $SKIP skipped"
 ((FAIL == 0))

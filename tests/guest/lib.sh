@@ -8,8 +8,10 @@
 # (v1|v2), OUT (/out), ODIR ($OUT/$SCEN, for artifacts, created here).
 #
 # Reporting (lines go to /dev/ttyS1 = the host's results.txt):
-#   result NAME PASS|FAIL "detail"   RESULT line; NAME is usually $SCEN or
-#                                    $SCEN:subtest
+#   result NAME PASS|FAIL|SKIP "detail"
+#                                    RESULT line; NAME is usually $SCEN or
+#                                    $SCEN:subtest; SKIP: cannot run here
+#                                    (counted apart, never as a pass)
 #   metric NAME key=value ...        METRIC line (numbers for the host)
 #   text NAME < FILE                 each line of FILE as "TEXT NAME line"
 #   log MSG                          to the scenario log and the console
@@ -78,7 +80,7 @@ emit() {
 
 result() {
 	case "$2" in
-	PASS|FAIL) ;;
+	PASS|FAIL|SKIP) ;;
 	*) log "result: bad status '$2'"; set -- "$1" FAIL "bad status $2: $3" ;;
 	esac
 	_n=$1 _s=$2
