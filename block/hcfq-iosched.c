@@ -60,10 +60,13 @@
  *
  * A queue is served in FIFO order, REQ_PRIO requests first.
  *
- * Writes may hold only part of the scheduler tags (hcfq_limit_depth():
- * async ones half the device's queue depth, sync ones three quarters of
- * nr_requests), so that a reader is not left waiting for a tag, or
- * behind a long queue of writeback.
+ * Admission (hcfq_limit_depth()): hcfq asks for at least 128 scheduler
+ * tags, since it can only order requests that hold one.  The process it
+ * serves may use every tag; everyone else leaves it a reserve, and a
+ * group may hold no more tags than its weight's share.  Writes may hold
+ * only part of the tags (async ones half the device's queue depth, sync
+ * ones three quarters of nr_requests), so that a reader is not left
+ * waiting for a tag, or behind a long queue of writeback.
  *
  * Locking: hd->lock protects all scheduler state and nests inside
  * q->queue_lock (the blkcg policy callbacks run under it).  The blkcg
@@ -97,6 +100,8 @@
 /* a request this far from the previous one is a seek */
 #define HCFQ_SEEK_THR		(8 * 1024)
 #define HCFQ_BE_WEIGHT		100	/* BE level 4 */
+/* scheduler tags to start with on shallow devices, CFQ's nr_requests */
+#define HCFQ_MIN_NR_REQUESTS	BLKDEV_DEFAULT_RQ
 
 #define HCFQ_RQ_DISPATCHED	((void *)1UL)
 
@@ -218,9 +223,9 @@ static void hcfq_entity_enqueue(struct hcfq_sched_data *sd,
 	if ((s64)(e->vtime - floor) < 0)
 		e->vtime = floor;
 	e->sd = sd;
-	e->on_tree = true;
+	WRITE_ONCE(e->on_tree, true);
 	sd->nr++;
-	sd->weight_sum += e->weight;
+	WRITE_ONCE(sd->weight_sum, sd->weight_sum + e->weight);
 	rb_add_cached(&e->rb, &sd->tree, hcfq_vtime_less);
 	hcfq_update_min_vtime(sd);
 }
@@ -231,9 +236,9 @@ static void hcfq_entity_dequeue(struct hcfq_entity *e)
 
 	rb_erase_cached(&e->rb, &sd->tree);
 	RB_CLEAR_NODE(&e->rb);
-	e->on_tree = false;
+	WRITE_ONCE(e->on_tree, false);
 	sd->nr--;
-	sd->weight_sum -= e->weight;
+	WRITE_ONCE(sd->weight_sum, sd->weight_sum - e->weight);
 	hcfq_update_min_vtime(sd);
 }
 
@@ -250,7 +255,7 @@ static void hcfq_entity_charge(struct hcfq_entity *e, u64 charge,
 
 	if (on_tree)
 		hcfq_entity_dequeue(e);
-	e->weight = weight;
+	WRITE_ONCE(e->weight, weight);
 	e->vtime += hcfq_vtime_delta(charge, weight);
 	/* back in place: unlimited credit, the floor must not move it */
 	if (on_tree)
@@ -320,7 +325,7 @@ static void hcfq_activate_queue(struct hcfq_data *hd, struct hcfq_queue *hq)
 		struct hcfq_sched_data *sd = e->type == HCFQ_ENT_LEAF ?
 			&owner->children : &owner->parent->children;
 
-		e->weight = hcfq_entity_weight(e);
+		WRITE_ONCE(e->weight, hcfq_entity_weight(e));
 		hcfq_entity_enqueue(sd, e, hcfq_credit(hd, e));
 	}
 }
@@ -365,9 +370,10 @@ static void hcfq_put_queue(struct hcfq_queue *hq)
 }
 
 static struct hcfq_queue *hcfq_alloc_queue(struct hcfq_data *hd,
-					   struct hcfq_group *hg, bool sync,
-					   u16 ioprio)
+					   struct hcfq_group *hg,
+					   struct io_context *ioc, u16 ioprio)
 {
+	bool sync = ioc;
 	struct hcfq_queue *hq;
 
 	lockdep_assert_held(&hd->lock);
@@ -392,21 +398,32 @@ static struct hcfq_queue *hcfq_alloc_queue(struct hcfq_data *hd,
 	hq->ioprio = ioprio;
 	hq->sync = sync;
 	hq->pid = sync ? current->pid : 0;
+	hq->ioc = ioc;
 	return hq;
 }
 
-/* Group of a request: its bio's blkg, or the root group. */
-static struct hcfq_group *hcfq_rq_group(struct hcfq_data *hd,
-					struct request *rq)
+/*
+ * Group of a bio's @blkg, or the root group.  Needs no lock: the caller
+ * holds a reference to @blkg (through its bio), and while hcfq is
+ * attached every blkg of the queue has its policy data.
+ */
+static struct hcfq_group *hcfq_blkg_group(struct hcfq_data *hd,
+					  struct blkcg_gq *blkg)
 {
 	struct hcfq_group *hg = NULL;
 
-	if (rq->bio && rq->bio->bi_blkg)
-		hg = blkg_to_hcfqg(rq->bio->bi_blkg);
+	if (blkg && blkg->q == hd->queue)
+		hg = blkg_to_hcfqg(blkg);
 	/* a group going away sends its stragglers to the root */
-	if (!hg || !hg->online)
+	if (!hg || !READ_ONCE(hg->online))
 		hg = hd->root;
 	return hg;
+}
+
+static struct hcfq_group *hcfq_rq_group(struct hcfq_data *hd,
+					struct request *rq)
+{
+	return hcfq_blkg_group(hd, rq->bio ? rq->bio->bi_blkg : NULL);
 }
 
 /* Find or make the queue @rq belongs to; returns it with a reference. */
@@ -427,7 +444,7 @@ static struct hcfq_queue *hcfq_rq_queue(struct hcfq_data *hd,
 	if (!op_is_sync(rq->cmd_flags) || !rq->elv.icq) {
 		hq = hg->async_queue;
 		if (!hq) {
-			hq = hcfq_alloc_queue(hd, hg, false, ioprio);
+			hq = hcfq_alloc_queue(hd, hg, NULL, ioprio);
 			if (!hq)
 				return NULL;
 			hg->async_queue = hq;
@@ -445,7 +462,7 @@ static struct hcfq_queue *hcfq_rq_queue(struct hcfq_data *hd,
 		hq = NULL;
 	}
 	if (!hq) {
-		hq = hcfq_alloc_queue(hd, hg, true, ioprio);
+		hq = hcfq_alloc_queue(hd, hg, hic->icq.ioc, ioprio);
 		if (!hq)
 			return NULL;
 		hic->sync_queue = hq;
@@ -507,6 +524,8 @@ static void hcfq_set_active(struct hcfq_data *hd, struct hcfq_queue *hq,
 
 	hcfq_get_queue(hq);
 	hd->active = hq;
+	WRITE_ONCE(hd->admit_ioc, hq->ioc);
+	WRITE_ONCE(hd->admit_async, hq->sync ? NULL : hq->group);
 	hq->slice_start = now;
 	hq->slice_end = now + hcfq_slice(hd, hq);
 	hq->slice_dispatched = 0;
@@ -561,6 +580,8 @@ static void hcfq_expire(struct hcfq_data *hd, u64 now, const char *why)
 		       hq->slice_dispatched, hq->group->entity.vtime);
 
 	hd->active = NULL;
+	WRITE_ONCE(hd->admit_ioc, NULL);
+	WRITE_ONCE(hd->admit_async, NULL);
 	hcfq_put_queue(hq);
 }
 
@@ -854,6 +875,8 @@ static void hcfq_insert_request(struct hcfq_data *hd, struct request *rq,
 	if (!hq && (rq->rq_flags & RQF_USE_SCHED)) {
 		hq = hcfq_rq_queue(hd, rq);
 		rq->elv.priv[0] = hq;
+		if (hq)
+			WRITE_ONCE(hq->group->nr_rqs, hq->group->nr_rqs + 1);
 	}
 	rq->elv.priv[1] = NULL;
 
@@ -933,29 +956,109 @@ static void hcfq_insert_requests(struct blk_mq_hw_ctx *hctx,
 }
 
 /*
- * Scheduler tags are shared by all queues of the device.  Writes (the
- * flusher, a buffered writer's dirty pages, an fsync) could take every
- * one of them and leave a reader asleep in tag allocation, where no
- * slice or weight reaches it; and every async request queued here keeps
- * the group's async queue busy, so writeback takes its full share from
- * readers.  So:
+ * Admission.  hcfq can only order requests that hold a scheduler tag,
+ * and blk-mq hands tags out first come, first served.  Left alone, the
+ * groups that are served least hold their requests longest and so end
+ * up holding most of the tags, while the process hcfq is serving, or
+ * idling for, sleeps in tag allocation where no weight reaches it: the
+ * disk idles and the shares flatten.  So, for a request of group G:
  *
- *  - async requests may hold at most half as many scheduler tags as the
- *    device has hardware tags (at least one): enough to keep the device
- *    busy with writes, and no long writeback backlog before the readers;
- *  - sync writes may hold at most three quarters of nr_requests, so
- *    that a quarter is always left for reads;
- *  - sync reads may use every tag.
+ *  - the active queue's process (or, when the active queue is a
+ *    group's async queue, that group's writeback) may use every tag:
+ *    hcfq is waiting for it;
+ *  - everyone else leaves an eighth of nr_requests (at least one) as a
+ *    reserve for it, and may hold about G's share of the rest: the
+ *    product of weight / busy weight at each level up from G's queues,
+ *    as if G were busy.  A group that holds its share already may only
+ *    take a tag from the part of the bitmap that its share spans, so
+ *    that it waits while others take the rest.  (BFQ's depth of one tag
+ *    for a queue over its limit would make it wait for one given tag,
+ *    which may belong to the lowest-weight group's oldest request.)
+ *  - whatever the group, async requests may hold at most half as many
+ *    scheduler tags as the device has hardware tags (at least one), so
+ *    that writeback is no long backlog before the readers, and sync
+ *    writes at most three quarters of nr_requests, so that an fsync of
+ *    many pages cannot take the tags the readers need.
  *
- * Computed here rather than in depth_updated(), which blk-mq calls
- * before it stores a new nr_requests.
+ * The group comes from the bio (blk_mq_alloc_data.bio), not from the
+ * submitting task: the flusher submits other groups' writeback.  The
+ * counts and weights are read without hd->lock; a stale value only
+ * moves a limit by a request.  Computed here rather than in
+ * depth_updated(), which blk-mq calls before it stores a new
+ * nr_requests.
  */
+
+/* @depth times @weight's share of @sum, where @busy says @weight is in it */
+static unsigned int hcfq_share_depth(unsigned int depth, unsigned int weight,
+				     unsigned int sum, bool busy)
+{
+	if (!busy)
+		sum += weight;
+	if (!sum || weight >= sum)
+		return depth;
+	return max_t(unsigned int, DIV_ROUND_UP((u64)depth * weight, sum), 1);
+}
+
+/* How many of @depth tags @hg may hold: its share, level by level. */
+static unsigned int hcfq_group_depth(struct hcfq_group *hg,
+				     unsigned int depth)
+{
+	struct hcfq_entity *e = &hg->leaf;
+	struct hcfq_sched_data *sd = &hg->children;
+
+	for (;;) {
+		bool busy = READ_ONCE(e->on_tree);
+		unsigned int w = busy ? READ_ONCE(e->weight) :
+			hcfq_entity_weight(e);
+
+		depth = hcfq_share_depth(depth, w, READ_ONCE(sd->weight_sum),
+					 busy);
+		if (!hg->parent)
+			return depth;
+		e = &hg->entity;
+		sd = &hg->parent->children;
+		hg = hg->parent;
+	}
+}
+
+/* Is the request for the queue being served (see above)? */
+static bool hcfq_admit_all(struct hcfq_data *hd, struct hcfq_group *hg,
+			   bool sync)
+{
+	struct io_context *ioc = current->io_context;
+
+	if (sync)
+		return ioc && ioc == READ_ONCE(hd->admit_ioc);
+	return hg == READ_ONCE(hd->admit_async);
+}
+
 static void hcfq_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
 {
-	if (!op_is_sync(opf))
-		data->shallow_depth = max(data->hctx->tags->nr_tags / 2, 1U);
+	struct hcfq_data *hd = data->q->elevator->elevator_data;
+	unsigned int nr = data->q->nr_requests, depth = nr, reserve;
+	struct hcfq_group *hg;
+	bool sync = op_is_sync(opf);
+
+	if (!sync)
+		depth = max(data->hctx->tags->nr_tags / 2, 1U);
 	else if (op_is_write(opf))
-		data->shallow_depth = max(data->q->nr_requests * 3 / 4, 1UL);
+		depth = max(nr * 3 / 4, 1U);
+
+	hg = hcfq_blkg_group(hd, data->bio ? data->bio->bi_blkg : NULL);
+	if (hcfq_admit_all(hd, hg, sync))
+		goto out;
+
+	reserve = max(nr / 8, 1U);
+	if (nr > reserve) {
+		unsigned int share = hcfq_group_depth(hg, nr - reserve);
+
+		depth = min(depth, nr - reserve);
+		if (READ_ONCE(hg->nr_rqs) >= share)
+			depth = min(depth, share);
+	}
+out:
+	if (depth < nr)
+		data->shallow_depth = depth;
 }
 
 /* nr_requests changed, or a hardware context was set up */
@@ -1036,6 +1139,7 @@ static void hcfq_finish_request(struct request *rq)
 		spin_lock_irqsave(&hd->lock, flags);
 		if (rq->elv.priv[1] == HCFQ_RQ_DISPATCHED)
 			hcfq_completed(hd, hq, rq);
+		WRITE_ONCE(hq->group->nr_rqs, hq->group->nr_rqs - 1);
 		rq->elv.priv[0] = NULL;
 		hcfq_put_queue(hq);
 		kick = hd->withheld && !hd->idling;
@@ -1155,7 +1259,7 @@ void hcfq_group_init(struct hcfq_data *hd, struct hcfq_group *hg)
 	hg->leaf.type = HCFQ_ENT_LEAF;
 	hg->leaf.parent = hg->parent ? &hg->entity : NULL;
 	hg->leaf.weight = hcfq_group_leaf_weight(hg);
-	hg->online = true;
+	WRITE_ONCE(hg->online, true);
 }
 
 /*
@@ -1169,7 +1273,7 @@ void hcfq_group_offline(struct hcfq_group *hg)
 	unsigned long flags;
 
 	spin_lock_irqsave(&hd->lock, flags);
-	hg->online = false;
+	WRITE_ONCE(hg->online, false);
 	/* a dry active queue would pin the group until the next request */
 	if (hd->idling == HCFQ_IDLE_DRY && hd->active->group == hg)
 		hcfq_expire(hd, ktime_get_ns(), "offline");
@@ -1374,6 +1478,7 @@ static struct elevator_type hcfq_mq = {
 	.elevator_attrs	= hcfq_attrs,
 	.elevator_name	= "hcfq",
 	.elevator_owner	= THIS_MODULE,
+	.min_nr_requests = HCFQ_MIN_NR_REQUESTS,
 };
 MODULE_ALIAS("hcfq-iosched");
 

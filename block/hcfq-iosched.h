@@ -39,10 +39,15 @@ struct hcfq_sched_data {
 	/* monotonic floor for the vtime of entities that (re)join */
 	u64			min_vtime;
 	unsigned int		nr;		/* entities on the tree */
-	unsigned int		weight_sum;	/* sum of their weights */
+	/* sum of their weights; WRITE_ONCE, as admission reads it unlocked */
+	unsigned int		weight_sum;
 };
 
-/* Something that competes on a service tree.  Protected by hd->lock. */
+/*
+ * Something that competes on a service tree.  Protected by hd->lock;
+ * @weight and @on_tree are written with WRITE_ONCE, since admission
+ * (hcfq_limit_depth()) reads them without the lock.
+ */
 struct hcfq_entity {
 	struct rb_node		rb;
 	u64			vtime;		/* service received / weight */
@@ -101,7 +106,9 @@ struct hcfq_group {
 	struct hcfq_sched_data	idle_queues;	/* IDLE-class queues */
 	struct hcfq_queue	*async_queue;	/* shared by async writers */
 	u64			last_idle_class_ns; /* IDLE class last served */
-	bool			online;
+	/* requests queued or in the driver; WRITE_ONCE, admission reads it */
+	unsigned int		nr_rqs;
+	bool			online;		/* WRITE_ONCE, likewise */
 
 	/*
 	 * Configured weights, 0 for the hierarchy's default.  Written by
@@ -141,6 +148,8 @@ struct hcfq_queue {
 	u16			ioprio;
 	bool			sync;
 	pid_t			pid;		/* for trace messages */
+	/* the owner's io_context, sync queues only: compared, never used */
+	struct io_context	*ioc;
 };
 
 /* Per-process data on a device.  sync_queue protected by hd->lock. */
@@ -165,6 +174,13 @@ struct hcfq_data {
 
 	/* below: protected by @lock */
 	struct hcfq_queue	*active;	/* queue being served */
+	/*
+	 * Whom admission lets use every scheduler tag: the io_context of
+	 * the active sync queue, or the group whose async queue is active.
+	 * Identities only, written with WRITE_ONCE, read without the lock.
+	 */
+	struct io_context	*admit_ioc;
+	struct hcfq_group	*admit_async;
 	struct list_head	dispatch;	/* requeues and at-head inserts */
 	struct hrtimer		idle_timer;
 	u8			idling;		/* enum hcfq_idle_kind */

@@ -2,7 +2,8 @@
 /*
  * KUnit tests for hcfq's pure logic: weights by I/O priority, vtime
  * charging, service-tree ordering and placement, hierarchical shares,
- * slice scaling and FIFO order with REQ_PRIO.  Included from
+ * slice scaling, FIFO order with REQ_PRIO and the admission share of the
+ * scheduler tags.  Included from
  * hcfq-iosched.c so that the static helpers can be tested as they are.
  */
 #include <kunit/test.h>
@@ -247,6 +248,24 @@ static void hcfq_test_fifo_prio(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, i, (int)ARRAY_SIZE(order));
 }
 
+/* A group's share of the scheduler tags, at one level of the hierarchy */
+static void hcfq_test_share_depth(struct kunit *test)
+{
+	/* busy: the weight is in the sum already */
+	KUNIT_EXPECT_EQ(test, hcfq_share_depth(112, 600, 1000, true), 68U);
+	KUNIT_EXPECT_EQ(test, hcfq_share_depth(112, 100, 1000, true), 12U);
+	/* not busy: as if it joined the busy ones */
+	KUNIT_EXPECT_EQ(test, hcfq_share_depth(112, 600, 400, false), 68U);
+	/* alone, or nothing else busy: every tag */
+	KUNIT_EXPECT_EQ(test, hcfq_share_depth(112, 100, 100, true), 112U);
+	KUNIT_EXPECT_EQ(test, hcfq_share_depth(112, 100, 0, false), 112U);
+	/* a tiny share still gets one tag, and rounding never gives none */
+	KUNIT_EXPECT_EQ(test, hcfq_share_depth(3, 1, 10000, true), 1U);
+	KUNIT_EXPECT_EQ(test, hcfq_share_depth(1, 1, 2, true), 1U);
+	/* no overflow at the largest depth and weights */
+	KUNIT_EXPECT_EQ(test, hcfq_share_depth(2048, 10000, 20000, true), 1024U);
+}
+
 static struct kunit_case hcfq_test_cases[] = {
 	KUNIT_CASE(hcfq_test_prio_weight),
 	KUNIT_CASE(hcfq_test_vtime_delta),
@@ -256,6 +275,7 @@ static struct kunit_case hcfq_test_cases[] = {
 	KUNIT_CASE(hcfq_test_hierarchy),
 	KUNIT_CASE(hcfq_test_slices),
 	KUNIT_CASE(hcfq_test_fifo_prio),
+	KUNIT_CASE(hcfq_test_share_depth),
 	{}
 };
 
