@@ -46,7 +46,15 @@
  * idling), or, when it was the last busy queue of its group, for up to
  * group_idle (group idling): a process or a group with one request in
  * flight at a time still gets its share.
- * On non-rotational devices hcfq idles only while someone else waits.
+ * On non-rotational devices hcfq idles only while someone else waits,
+ * and not for a queue whose group has busy queues of the same priority:
+ * the next of those goes instead, which keeps the disk busy.
+ *
+ * Time charged is device time (hcfq_charge()): each completion pays the
+ * time since the previous completion or its own dispatch, whichever is
+ * later, and the active queue pays for the time the device stays empty
+ * while hcfq keeps it for it.  A slice that ends as soon as its queue
+ * has nothing queued so still pays for the requests it left in flight.
  *
  * IOPS mode: with slice_idle = 0 hcfq does not idle on queues and
  * charges each slice by the requests dispatched instead of by time, the
@@ -547,11 +555,49 @@ static void hcfq_stop_idling(struct hcfq_data *hd)
 	hd->idling = HCFQ_IDLE_NONE;
 }
 
+/*
+ * Device time, in time mode.  While the device is busy, its time goes
+ * to the requests that complete: each completion is charged the time
+ * since the previous completion or since its own dispatch, whichever is
+ * later, so the busy time is split among the requests however many are
+ * in flight, and a queue whose slice has ended still pays for what it
+ * left in the driver.  While the device is empty, its time goes to the
+ * active queue if that holds it (idles for it, or waits for its next
+ * request within its slice): hcfq_charge_hold().  So a slice that ends
+ * as soon as its queue has nothing queued costs what its requests cost,
+ * not the microseconds it lasted.
+ */
+static void hcfq_charge(struct hcfq_data *hd, struct hcfq_queue *hq,
+			u64 charge)
+{
+	struct hcfq_entity *e;
+
+	lockdep_assert_held(&hd->lock);
+
+	for (e = &hq->entity; e; e = e->parent)
+		hcfq_entity_charge(e, charge, hcfq_entity_weight(e));
+	WRITE_ONCE(hq->group->stats.time, hq->group->stats.time + charge);
+}
+
+/* The device was empty until @now while the active @hq held it. */
+static void hcfq_charge_hold(struct hcfq_data *hd, struct hcfq_queue *hq,
+			     u64 now)
+{
+	u64 from = max(hd->busy_mark, hq->slice_start);
+
+	lockdep_assert_held(&hd->lock);
+
+	if (hd->nr_driver)
+		return;
+	if ((s64)(now - from) > 0)
+		hq->slice_charge += now - from;
+	hd->busy_mark = now;
+}
+
 /* End the active queue's slice and charge it up the hierarchy. */
 static void hcfq_expire(struct hcfq_data *hd, u64 now, const char *why)
 {
 	struct hcfq_queue *hq = hd->active;
-	struct hcfq_entity *e;
 	u64 charge;
 
 	lockdep_assert_held(&hd->lock);
@@ -560,10 +606,13 @@ static void hcfq_expire(struct hcfq_data *hd, u64 now, const char *why)
 	if (hd->idling == HCFQ_IDLE_DRY)
 		now = hd->dry_ns;
 	hcfq_stop_idling(hd);
-	if (hcfq_iops_mode(hd))
+	if (hcfq_iops_mode(hd)) {
 		charge = (u64)hq->slice_dispatched * HCFQ_IOPS_CHARGE;
-	else
-		charge = now - hq->slice_start;
+	} else {
+		hcfq_charge_hold(hd, hq, now);
+		charge = hq->slice_charge;
+	}
+	hq->slice_charge = 0;
 
 	/*
 	 * A queue that ran dry leaves the trees first: charged after, the
@@ -571,13 +620,11 @@ static void hcfq_expire(struct hcfq_data *hd, u64 now, const char *why)
 	 */
 	if (!hq->nr_queued)
 		hcfq_deactivate_queue(hd, hq);
-	for (e = &hq->entity; e; e = e->parent)
-		hcfq_entity_charge(e, charge, hcfq_entity_weight(e));
-
-	WRITE_ONCE(hq->group->stats.time, hq->group->stats.time + charge);
-	hcfq_log_queue(hd, hq, "expire %s used %llu us disp %u vtime %llu",
+	hcfq_charge(hd, hq, charge);
+	hcfq_log_queue(hd, hq, "expire %s used %llu us charged %llu us disp %u vtime %llu",
 		       why, div_u64(now - hq->slice_start, NSEC_PER_USEC),
-		       hq->slice_dispatched, hq->group->entity.vtime);
+		       div_u64(charge, NSEC_PER_USEC), hq->slice_dispatched,
+		       hq->group->entity.vtime);
 
 	hd->active = NULL;
 	WRITE_ONCE(hd->admit_ioc, NULL);
@@ -588,6 +635,13 @@ static void hcfq_expire(struct hcfq_data *hd, u64 now, const char *why)
 static bool hcfq_seeky(struct hcfq_queue *hq)
 {
 	return hweight32(hq->seek_history) > 32 / 8;
+}
+
+/* Are other queues of @hg, all of @hq's weight, busy beside it? */
+static bool hcfq_peers_busy(struct hcfq_group *hg, struct hcfq_queue *hq)
+{
+	return hg->queues.nr > 1 &&
+		hg->queues.weight_sum == hg->queues.nr * hq->entity.weight;
 }
 
 /* Should the disk wait for the active queue, which just ran dry? */
@@ -607,7 +661,16 @@ static enum hcfq_idle_kind hcfq_idle_kind(struct hcfq_data *hd,
 	if (nonrot && !others)
 		return HCFQ_IDLE_NONE;
 
+	/*
+	 * Queue idling keeps a sequential reader's requests together on a
+	 * rotational disk, and keeps a queue's turn against siblings of
+	 * other priorities.  Against busy siblings of the same priority on
+	 * a non-rotational device it buys nothing, since a queue pays for
+	 * the device time of its requests (hcfq_charge()), and costs every
+	 * think time: the next sibling goes instead.
+	 */
 	if (READ_ONCE(hd->slice_idle) && !(nonrot && hcfq_seeky(hq)) &&
+	    !(nonrot && hcfq_peers_busy(hg, hq)) &&
 	    hq->ttime_mean <= READ_ONCE(hd->slice_idle))
 		return HCFQ_IDLE_QUEUE;
 
@@ -670,8 +733,11 @@ static struct request *hcfq_dispatch_from(struct hcfq_data *hd,
 	lockdep_assert_held(&hd->lock);
 
 	hcfq_remove_request(hd, hq, rq);
+	if (!hcfq_iops_mode(hd))
+		hcfq_charge_hold(hd, hq, now);
 	rq->elv.priv[1] = HCFQ_RQ_DISPATCHED;
 	hq->nr_dispatched++;
+	hd->nr_driver++;
 	hq->slice_dispatched++;
 	st = &hq->group->stats;
 	hcfq_rwstat_add(&st->bytes, rq->cmd_flags, blk_rq_bytes(rq));
@@ -751,6 +817,7 @@ static struct request *__hcfq_dispatch(struct hcfq_data *hd)
 			rq->elv.priv[1] = HCFQ_RQ_DISPATCHED;
 			rq->fifo_time = now;
 			hq->nr_dispatched++;
+			hd->nr_driver++;
 		}
 		rq->rq_flags |= RQF_STARTED;
 		return rq;
@@ -931,6 +998,7 @@ out:
 		/* the slice goes on; the disk was idle meanwhile, not held */
 		hq->slice_start += now - hd->dry_ns;
 		hq->slice_end += now - hd->dry_ns;
+		hd->busy_mark = now;
 		hd->idling = HCFQ_IDLE_NONE;
 	} else {
 		hcfq_stop_idling(hd);
@@ -1095,9 +1163,20 @@ static void hcfq_completed(struct hcfq_data *hd, struct hcfq_queue *hq,
 
 	rq->elv.priv[1] = NULL;
 	hq->nr_dispatched--;
+	hd->nr_driver--;
 	hq->last_end_ns = now;
 	hcfq_rwstat_add(&hq->group->stats.service_time, rq->cmd_flags,
 			now - rq->fifo_time);
+	if (!hcfq_iops_mode(hd)) {
+		/* see hcfq_charge(); fifo_time is the dispatch time here */
+		u64 used = now - max(hd->busy_mark, rq->fifo_time);
+
+		hd->busy_mark = now;
+		if (hd->active == hq)
+			hq->slice_charge += used;
+		else
+			hcfq_charge(hd, hq, used);
+	}
 
 	if (hd->active == hq && !hq->nr_queued && !hq->nr_dispatched &&
 	    !hd->idling) {
@@ -1166,6 +1245,7 @@ static void hcfq_requeue_request(struct request *rq)
 	spin_lock_irqsave(&hq->hd->lock, flags);
 	rq->elv.priv[1] = NULL;
 	hq->nr_dispatched--;
+	hq->hd->nr_driver--;
 	spin_unlock_irqrestore(&hq->hd->lock, flags);
 }
 

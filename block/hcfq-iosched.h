@@ -140,6 +140,7 @@ struct hcfq_queue {
 	unsigned int		slice_dispatched;
 	u64			slice_start;
 	u64			slice_end;
+	u64			slice_charge;	/* device time this slice, ns */
 	u64			last_end_ns;	/* last completion */
 	u64			ttime_mean;	/* think time, ns */
 	unsigned int		ttime_samples;
@@ -188,6 +189,8 @@ struct hcfq_data {
 	u64			dry_ns;		/* HCFQ_IDLE_DRY since; charged up to */
 	unsigned int		nr_queued;	/* requests in the scheduler */
 	unsigned int		nr_busy;	/* queues on service trees */
+	unsigned int		nr_driver;	/* dispatched, not completed */
+	u64			busy_mark;	/* device time handed out up to */
 
 	/* tunables, in ns where times; sysfs writes them with WRITE_ONCE */
 	u64			slice_sync;

@@ -2,8 +2,8 @@
 /*
  * KUnit tests for hcfq's pure logic: weights by I/O priority, vtime
  * charging, service-tree ordering and placement, hierarchical shares,
- * slice scaling, FIFO order with REQ_PRIO and the admission share of the
- * scheduler tags.  Included from
+ * slice scaling, FIFO order with REQ_PRIO, the admission share of the
+ * scheduler tags and the device time a holding queue pays.  Included from
  * hcfq-iosched.c so that the static helpers can be tested as they are.
  */
 #include <kunit/test.h>
@@ -266,6 +266,37 @@ static void hcfq_test_share_depth(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hcfq_share_depth(2048, 10000, 20000, true), 1024U);
 }
 
+/* Device time the active queue pays while the device is empty */
+static void hcfq_test_charge_hold(struct kunit *test)
+{
+	struct hcfq_data hd = {};
+	struct hcfq_queue hq = {};
+
+	spin_lock_init(&hd.lock);
+	spin_lock_irq(&hd.lock);
+	/* held empty since its slice began, not since an older mark */
+	hq.slice_start = 1000;
+	hd.busy_mark = 500;
+	hcfq_charge_hold(&hd, &hq, 3000);
+	KUNIT_EXPECT_EQ(test, hq.slice_charge, 2000ULL);
+	KUNIT_EXPECT_EQ(test, hd.busy_mark, 3000ULL);
+	/* held again from the last completion on */
+	hd.busy_mark = 4000;
+	hcfq_charge_hold(&hd, &hq, 4500);
+	KUNIT_EXPECT_EQ(test, hq.slice_charge, 2500ULL);
+	/* a busy device is paid for by its completions, not here */
+	hd.nr_driver = 1;
+	hcfq_charge_hold(&hd, &hq, 6000);
+	KUNIT_EXPECT_EQ(test, hq.slice_charge, 2500ULL);
+	KUNIT_EXPECT_EQ(test, hd.busy_mark, 4500ULL);
+	/* a slice start after now (shifted over a dry wait) charges nothing */
+	hd.nr_driver = 0;
+	hq.slice_start = 7000;
+	hcfq_charge_hold(&hd, &hq, 6500);
+	KUNIT_EXPECT_EQ(test, hq.slice_charge, 2500ULL);
+	spin_unlock_irq(&hd.lock);
+}
+
 static struct kunit_case hcfq_test_cases[] = {
 	KUNIT_CASE(hcfq_test_prio_weight),
 	KUNIT_CASE(hcfq_test_vtime_delta),
@@ -276,6 +307,7 @@ static struct kunit_case hcfq_test_cases[] = {
 	KUNIT_CASE(hcfq_test_slices),
 	KUNIT_CASE(hcfq_test_fifo_prio),
 	KUNIT_CASE(hcfq_test_share_depth),
+	KUNIT_CASE(hcfq_test_charge_hold),
 	{}
 };
 
