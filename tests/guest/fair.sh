@@ -3,7 +3,8 @@
 #     . /tests/guest/lib.sh; . /tests/guest/fair.sh
 #
 #   fair_disk NAME SCHED [nullb key=val ...]
-#       null_blk + scheduler; sets DEV (/dev/X) and MM (MAJ:MIN)
+#       null_blk + scheduler; sets DEV (/dev/X) and MM (MAJ:MIN);
+#       nr_requests stays at the kernel's default unless NR_REQUESTS is set
 #   fair_groups SCHED "name:weight[:parent] ..."
 #       creates the cgroups and sets their weights
 #   fair_run TAG RUNTIME "name:fio-args;name:fio-args;..."
@@ -18,6 +19,17 @@
 #       compares the shares in $ODIR/TAG.FILE (fio, win, time) with the
 #       expected ones; result NAME PASS|FAIL, metric with all shares
 #   fair_agree TAG       largest |kernel - fio| bytes per group, % of fio
+#   fair_total TAG       fio's bytes of all groups in run TAG
+#   fair_vs NAME TAG BASE MIN
+#       result NAME PASS if run TAG moved at least MIN x the bytes of run
+#       BASE (the same workload under another scheduler, same boot)
+#   fair_jobs NAME TAG "name ..." MIN [MEAN_BYTES]
+#       per-process fairness inside each listed group (fio without
+#       --group_reporting, one terse line per job): every job moved at
+#       least MIN x its group's mean; result NAME PASS|FAIL. A group
+#       whose jobs moved less than MEAN_BYTES on average (too few
+#       requests per job for a minimum to mean anything) is reported but
+#       not asserted; at least one group must be asserted
 #   grp_bytes NAME       bytes the cgroup moved on $MM (v1: the scheduler's
 #       blkio.io_service_bytes for hcfq, else blk-throttle's; v2: io.stat)
 #   grp_time_ms NAME     disk time hcfq charged the cgroup on $MM
@@ -30,7 +42,7 @@ fair_disk() {
 	DEV=$(nullb_create "$_fd_name" "$@") || return 1
 	MM=$(dev_majmin "$DEV")
 	FAIR_SCHED=$_fd_sched
-	set_sched "$DEV" "$_fd_sched"
+	set_sched "$DEV" "$_fd_sched" ${NR_REQUESTS-}
 }
 
 fair_groups() {
@@ -152,4 +164,45 @@ fair_agree() {
 		{ if ($2 > 0) { d = ($4 - $2) / $2 * 100; if (d < 0) d = -d } else d = 100
 		  if (d > m) m = d }
 		END { printf "%.1f\n", m + 0 }'
+}
+
+fair_total() {
+	awk '{ s += $2 } END { print s + 0 }' "$ODIR/$1.fio"
+}
+
+fair_vs() {
+	_fv_a=$(fair_total "$2") _fv_b=$(fair_total "$3")
+	_fv_r=$(awk -v a="$_fv_a" -v b="$_fv_b" 'BEGIN { printf "%.3f", b ? a / b : 0 }')
+	metric "$1" "bytes=$_fv_a" "base_bytes=$_fv_b" "ratio=$_fv_r" "min=$4"
+	if awk -v r="$_fv_r" -v m="$4" 'BEGIN { exit !(r >= m) }'; then
+		result "$1" PASS "$2 moved $_fv_r x the bytes of $3 (>= $4)"
+	else
+		result "$1" FAIL "$2 moved $_fv_r x the bytes of $3 (< $4)"
+	fi
+}
+
+fair_jobs() {
+	_fj_out= _fj_bad= _fj_n_ok=0
+	for _fj_n in $3; do
+		_fj_r=$(awk -F';' '$1 == 3 { v[++n] = ($6 + $47) * 1024; s += v[n] }
+			END { if (!n || !s) { print "0 0 0"; exit }
+			      m = v[1]; for (i = 2; i <= n; i++) if (v[i] < m) m = v[i]
+			      printf "%.3f %d %d\n", m / (s / n), n, s / n }' "$ODIR/$2.fio.$_fj_n")
+		set -- "$1" "$2" "$3" "$4" "${5:-0}" $_fj_r
+		if [ "$8" -lt "$5" ]; then
+			_fj_out="$_fj_out $_fj_n=$6(${7}jobs,not-asserted)"
+			continue
+		fi
+		_fj_out="$_fj_out $_fj_n=$6(${7}jobs)"
+		_fj_n_ok=$((_fj_n_ok + 1))
+		awk -v r="$6" -v m="$4" 'BEGIN { exit !(r >= m) }' || _fj_bad=1
+	done
+	metric "$1" "min_job_over_mean=${_fj_out# }" "min=$4" "mean_bytes_asserted=${5:-0}"
+	if [ "$_fj_n_ok" = 0 ]; then
+		result "$1" FAIL "no group had enough requests per job to judge:$_fj_out"
+	elif [ -z "$_fj_bad" ]; then
+		result "$1" PASS "every job >= $4 x its group's mean:$_fj_out"
+	else
+		result "$1" FAIL "a job got < $4 x its group's mean:$_fj_out"
+	fi
 }

@@ -18,7 +18,7 @@
 #   lat_mkfs                  (re)make the ext4 on $DEV and mount it on $MNT
 #   lat_teardown NAME         umount, destroy, restore the vm.dirty_* knobs
 #   lat_sched SCHED "grp:w ..."  set_sched + cg_weight for bfq and hcfq
-#                             (groups must exist), nr_requests 128
+#                             (groups must exist); nr_requests as the kernel sets it
 #   lat_cold                  sync + drop caches
 #   lat_exec GRP cmd [args]   run cmd in cgroup GRP: the shell writes its
 #                             pid to GRP's cgroup.procs and execs cmd

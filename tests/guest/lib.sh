@@ -26,9 +26,10 @@
 #       queue, which v1's per-cgroup byte counters need (see cg_io_bytes).
 #   nullb_destroy NAME
 #   dev_majmin DEV                   "MAJ:MIN" of /dev/X
-#   set_sched DEV SCHED              elevator (bfq, mq-deadline, hcfq, none)
-#       and nr_requests=128 (blk-mq sets 2*QD = 2 when an elevator attaches);
-#       SCHED=iocost: elevator none + io.cost.qos "MAJ:MIN enable=1" (v2)
+#   set_sched DEV SCHED [NR]         elevator (bfq, mq-deadline, hcfq, none),
+#       nr_requests left at the kernel's default (what users get) unless
+#       NR is given; SCHED=iocost: elevator none + io.cost.qos
+#       "MAJ:MIN enable=1" (v2)
 # cgroups (the io controller: v1 blkio hierarchy, v2 unified):
 #   cg_new NAME [PARENT]             create (v2: enables +io +memory in the
 #                                    parent's subtree_control); NAME unique
@@ -154,10 +155,10 @@ set_sched() {
 	[ "$_s" = iocost ] && _s=none
 	echo "$_s" > "$_q/scheduler" || { log "set_sched: $_s rejected"; return 1; }
 	grep -q "\[$_s\]" "$_q/scheduler" || { log "set_sched: $_s not active: $(cat "$_q/scheduler")"; return 1; }
-	if [ "$_s" != none ]; then
-		echo 128 > "$_q/nr_requests"
-		[ "$(cat "$_q/nr_requests")" = 128 ] ||
-			{ log "set_sched: nr_requests=$(cat "$_q/nr_requests"), wanted 128"; return 1; }
+	if [ -n "${3-}" ]; then
+		echo "$3" > "$_q/nr_requests"
+		[ "$(cat "$_q/nr_requests")" = "$3" ] ||
+			{ log "set_sched: nr_requests=$(cat "$_q/nr_requests"), wanted $3"; return 1; }
 	fi
 	if [ "$2" = iocost ]; then
 		[ "$CGMODE" = v2 ] || { log "set_sched: iocost needs cgroup v2"; return 1; }

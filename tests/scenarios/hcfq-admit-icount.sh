@@ -1,0 +1,8 @@
+#!/bin/sh
+# budget: 300
+# hcfq-admit on the icount guest (one vCPU whose clock counts
+# instructions, so think times do not move with the host's load): hcfq's
+# throughput at least 0.9 x none's, shares within +-3 points.
+ADMIT_MIN=0.9
+export ADMIT_MIN
+. /tests/scenarios/hcfq-admit.sh

@@ -1,0 +1,35 @@
+#!/bin/sh
+# budget: 600
+# More processes than scheduler tags. Three cgroups at 100/300/600, each
+# with N QD1 processes (fio numjobs, 8 KiB O_DIRECT, sequential), for N
+# in MANY_JOBS (default "64 100"), reads and writes, nr_requests left at
+# the kernel's default. `none` runs first, then hcfq, MANY_RT s each, on
+# the QD1 2 ms disk, or on MANY_DISK's null_blk parameters:
+# - group shares of fio's bytes within +-5 points of 10/30/60;
+# - hcfq's total at least 0.9 x none's;
+# - every process gets at least a third of its group's mean, in each
+#   group whose processes averaged at least 40 requests (at 10 %, 100
+#   processes move 4 requests each in 10 s: too few for a minimum to
+#   mean anything).
+. /tests/guest/lib.sh
+. /tests/guest/fair.sh
+
+RT=${MANY_RT:-20}
+# shellcheck disable=SC2086
+fair_disk many none ${MANY_DISK-} || { result "$SCEN" FAIL "disk setup failed"; exit 0; }
+fair_groups hcfq "g1:100 g3:300 g6:600" || { result "$SCEN" FAIL "cgroup setup failed"; exit 0; }
+for n in ${MANY_JOBS:-64 100}; do
+	for rw in read write; do
+		a="--rw=$rw --bs=8k --direct=1 --ioengine=psync --numjobs=$n"
+		for s in none hcfq; do
+			set_sched "$DEV" "$s" || { result "$SCEN:$rw$n" FAIL "set_sched $s failed"; continue 2; }
+			FAIR_SCHED=$s
+			fair_run "$s-$rw$n" "$RT" "g1:$a;g3:$a;g6:$a"
+		done
+		fair_check "$SCEN:$rw$n" "hcfq-$rw$n" fio "g1:10 g3:30 g6:60" 5
+		fair_vs "$SCEN:$rw$n-tput" "hcfq-$rw$n" "none-$rw$n" 0.9
+		fair_jobs "$SCEN:$rw$n-jobs" "hcfq-$rw$n" "g1 g3 g6" 0.333 $((40 * 8192))
+	done
+done
+nullb_destroy many
+dmesg_check > /dev/null; check_rc "$SCEN:dmesg" $? "no kernel warnings"

@@ -1,0 +1,20 @@
+#!/bin/sh
+# budget: 180
+# Seed 000's three groups (100/300/600, one QD1 8 KiB O_DIRECT reader
+# each) on the 2 ms QD1 disk with nr_requests set to 4, 16 and 128 (the
+# kernel's default is hcfq-admit's case): shares of fio's bytes within
+# +-3 points at every depth, and the depth took effect.
+. /tests/guest/lib.sh
+. /tests/guest/fair.sh
+
+RT=${SWEEP_RT:-15}
+JOB="--rw=read --bs=8k --direct=1 --ioengine=psync"
+fair_disk swp hcfq || { result "$SCEN" FAIL "disk setup failed"; exit 0; }
+fair_groups hcfq "g1:100 g3:300 g6:600" || { result "$SCEN" FAIL "cgroup setup failed"; exit 0; }
+metric "$SCEN:default" "nr_requests=$(cat "/sys/block/$(basename "$DEV")/queue/nr_requests")"
+for nr in 4 16 128; do
+	set_sched "$DEV" hcfq "$nr" || { result "$SCEN:nr$nr" FAIL "nr_requests $nr not set"; continue; }
+	fair_run "nr$nr" "$RT" "g1:$JOB;g3:$JOB;g6:$JOB"
+	fair_check "$SCEN:nr$nr" "nr$nr" fio "g1:10 g3:30 g6:60" 3
+done
+nullb_destroy swp
