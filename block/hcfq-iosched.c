@@ -1118,11 +1118,15 @@ static void hcfq_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
 
 	reserve = max(nr / 8, 1U);
 	if (nr > reserve) {
-		unsigned int share = hcfq_group_depth(hg, nr - reserve);
+		unsigned int held = READ_ONCE(hg->nr_rqs), share;
 
 		depth = min(depth, nr - reserve);
-		if (READ_ONCE(hg->nr_rqs) >= share)
-			depth = min(depth, share);
+		/* a share is at least one tag: no need to work it out for none */
+		if (held) {
+			share = hcfq_group_depth(hg, nr - reserve);
+			if (held >= share)
+				depth = min(depth, share);
+		}
 	}
 out:
 	if (depth < nr)
