@@ -45,8 +45,7 @@ demo:
 check-latency: initramfs
 	tools/run-tests.sh --plan tests/plan.lat
 
-# seed 000 at the default depth on a 0.5 ms QD1 disk, which hcfq does not
-# pass reliably (see tests/plan.admit)
+# scenarios hcfq does not pass reliably yet (see tests/plan.admit)
 check-admission: initramfs
 	tools/run-tests.sh --plan tests/plan.admit
 
