@@ -28,8 +28,9 @@
 #   dev_majmin DEV                   "MAJ:MIN" of /dev/X
 #   set_sched DEV SCHED [NR]         elevator (bfq, mq-deadline, hcfq, none),
 #       nr_requests left at the kernel's default (what users get) unless
-#       NR is given; SCHED=iocost: elevator none + io.cost.qos
+#       NR is given (set_depth); SCHED=iocost: elevator none + io.cost.qos
 #       "MAJ:MIN enable=1" (v2)
+#   set_depth DEV NR                 queue/nr_requests = NR, checked
 # cgroups (the io controller: v1 blkio hierarchy, v2 unified):
 #   cg_new NAME [PARENT]             create (v2: enables +io +memory in the
 #                                    parent's subtree_control); NAME unique
@@ -149,6 +150,14 @@ nullb_destroy() {
 }
 
 # ---------------------------------------------------------------- scheduler
+# set_depth DEV NR: the scheduler's depth (queue/nr_requests), checked
+set_depth() {
+	_sd=/sys/block/$(basename "$1")/queue/nr_requests
+	echo "$2" > "$_sd"
+	[ "$(cat "$_sd")" = "$2" ] ||
+		{ log "set_depth: nr_requests=$(cat "$_sd"), wanted $2"; return 1; }
+}
+
 set_sched() {
 	_q=/sys/block/$(basename "$1")/queue
 	_s=$2
@@ -156,9 +165,7 @@ set_sched() {
 	echo "$_s" > "$_q/scheduler" || { log "set_sched: $_s rejected"; return 1; }
 	grep -q "\[$_s\]" "$_q/scheduler" || { log "set_sched: $_s not active: $(cat "$_q/scheduler")"; return 1; }
 	if [ -n "${3-}" ]; then
-		echo "$3" > "$_q/nr_requests"
-		[ "$(cat "$_q/nr_requests")" = "$3" ] ||
-			{ log "set_sched: nr_requests=$(cat "$_q/nr_requests"), wanted $3"; return 1; }
+		set_depth "$1" "$3" || return 1
 	fi
 	if [ "$2" = iocost ]; then
 		[ "$CGMODE" = v2 ] || { log "set_sched: iocost needs cgroup v2"; return 1; }
