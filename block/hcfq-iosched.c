@@ -72,7 +72,7 @@
  * tags, since it can only order requests that hold one.  The process it
  * serves may use every tag; everyone else leaves it a reserve, and a
  * group may hold no more tags than its weight's share.  Writes may hold
- * only part of the tags (async ones half the device's queue depth, sync
+ * only part of the tags (async ones half of nr_requests, sync
  * ones three quarters of nr_requests), so that a reader is not left
  * waiting for a tag, or behind a long queue of writeback.
  *
@@ -86,6 +86,8 @@
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/slab.h>
+
+#include <trace/events/block.h>
 
 #include "elevator.h"
 #include "blk.h"
@@ -452,7 +454,14 @@ static struct hcfq_queue *hcfq_rq_queue(struct hcfq_data *hd,
 	if (!op_is_sync(rq->cmd_flags) || !rq->elv.icq) {
 		hq = hg->async_queue;
 		if (!hq) {
-			hq = hcfq_alloc_queue(hd, hg, NULL, ioprio);
+			/*
+			 * Best effort, whoever submits first: the group's
+			 * writeback must not turn IDLE or RT class with the
+			 * class of the task that happened to create it.
+			 */
+			hq = hcfq_alloc_queue(hd, hg, NULL,
+					      IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE,
+								IOPRIO_BE_NORM));
 			if (!hq)
 				return NULL;
 			hg->async_queue = hq;
@@ -937,6 +946,8 @@ static void hcfq_insert_request(struct hcfq_data *hd, struct request *rq,
 
 	if (blk_mq_sched_try_insert_merge(q, rq, free))
 		return;
+	/* with an elevator, blk-mq leaves the insert event to it */
+	trace_block_rq_insert(rq);
 
 	hq = rq->elv.priv[0];
 	if (!hq && (rq->rq_flags & RQF_USE_SCHED)) {
@@ -1042,11 +1053,13 @@ static void hcfq_insert_requests(struct blk_mq_hw_ctx *hctx,
  *    that it waits while others take the rest.  (BFQ's depth of one tag
  *    for a queue over its limit would make it wait for one given tag,
  *    which may belong to the lowest-weight group's oldest request.)
- *  - whatever the group, async requests may hold at most half as many
- *    scheduler tags as the device has hardware tags (at least one), so
- *    that writeback is no long backlog before the readers, and sync
- *    writes at most three quarters of nr_requests, so that an fsync of
- *    many pages cannot take the tags the readers need.
+ *  - whatever the group, async requests may hold at most half of
+ *    nr_requests and sync writes three quarters, so that neither
+ *    writeback nor an fsync of many pages can take the tags the readers
+ *    need.  Several groups' writeback can be queued at once, and
+ *    dispatch, not the order of tag allocation, decides between them;
+ *    a reader preempts an async slice, so the queued writeback is no
+ *    backlog in front of it.
  *
  * The group comes from the bio (blk_mq_alloc_data.bio), not from the
  * submitting task: the flusher submits other groups' writeback.  The
@@ -1108,7 +1121,7 @@ static void hcfq_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
 	bool sync = op_is_sync(opf);
 
 	if (!sync)
-		depth = max(data->hctx->tags->nr_tags / 2, 1U);
+		depth = max(nr / 2, 1U);
 	else if (op_is_write(opf))
 		depth = max(nr * 3 / 4, 1U);
 
@@ -1266,6 +1279,30 @@ static bool hcfq_bio_merge(struct request_queue *q, struct bio *bio,
 	if (free)
 		blk_mq_free_request(free);
 	return ret;
+}
+
+/*
+ * May @bio join @rq?  Only within one queue: a sync bio (an fsync write,
+ * O_DIRECT) merged into writeback would wait at the async queue's pace,
+ * and a bio merged into another process's or group's request would be
+ * served in that queue's slice and charged to it.  A request that hcfq
+ * has not queued yet (one in a plug) has no queue and takes any bio.
+ * The fields compared never change after a queue is made, and @rq holds
+ * a reference to its queue.
+ */
+static bool hcfq_allow_merge(struct request_queue *q, struct request *rq,
+			     struct bio *bio)
+{
+	struct hcfq_data *hd = q->elevator->elevator_data;
+	struct hcfq_queue *hq = rq->elv.priv[0];
+
+	if (!hq)
+		return true;
+	if (op_is_sync(bio->bi_opf) != hq->sync)
+		return false;
+	if (hq->sync && hq->ioc != current->io_context)
+		return false;
+	return hq->group == hcfq_blkg_group(hd, bio->bi_blkg);
 }
 
 static void hcfq_request_merged(struct request_queue *q, struct request *rq,
@@ -1549,6 +1586,7 @@ static struct elevator_type hcfq_mq = {
 		.prepare_request	= hcfq_prepare_request,
 		.finish_request		= hcfq_finish_request,
 		.requeue_request	= hcfq_requeue_request,
+		.allow_merge		= hcfq_allow_merge,
 		.bio_merge		= hcfq_bio_merge,
 		.request_merged		= hcfq_request_merged,
 		.requests_merged	= hcfq_requests_merged,
