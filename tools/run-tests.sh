@@ -82,7 +82,8 @@ else
 	INITRD=$REPO/build/initramfs.cpio
 fi
 
-SPLAT_RE='Kernel panic|Oops|WARNING:|BUG:|possible recursive locking|circular locking|inconsistent lock state|suspicious RCU|KASAN|kmemleak: [0-9]+ new suspected|unreferenced object'
+# one pattern for host and guest (dmesg_check in tests/guest/lib.sh)
+SPLAT_RE=$(cat "$REPO/tests/guest/splat.re")
 
 budget_of() {
 	local s=$REPO/tests/scenarios/$1.sh b=""

@@ -1,5 +1,6 @@
 #!/bin/sh
 # budget: 30
+# results: cgid
 # The ftrace blk tracer with options/blk_cgroup records the issuing cgroup's
 # id on each event, and it is the cgroup directory's inode number (printed
 # as "LOW32,HIGH32" in hex); options/blk_cgname prints the cgroup path

@@ -1,5 +1,6 @@
 #!/bin/sh
 # budget: 40
+# results: .
 # cg_exec puts fio (and the job process it forks) into the cgroup: checked
 # through /proc/PID/cgroup while fio runs.
 . /tests/guest/lib.sh

@@ -1,5 +1,6 @@
 #!/bin/sh
 # budget: 20
+# results: .
 # The cgroup hierarchy /init set up works: v1 has the blkio (and memory)
 # hierarchy with the blkio files, v2 has io and memory in
 # cgroup.controllers and enabled in the root's subtree_control; a child

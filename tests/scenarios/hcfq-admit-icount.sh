@@ -1,5 +1,6 @@
 #!/bin/sh
 # budget: 300
+# results: dread dread-tput dwrite dwrite-tput bread bread-tput dmesg
 # hcfq-admit on the icount guest (one vCPU whose clock counts
 # instructions, so think times do not move with the host's load): hcfq's
 # throughput at least 0.9 x none's, shares within +-3 points.

@@ -1,5 +1,6 @@
 #!/bin/sh
 # budget: 30
+# results: .
 # Bad input to every hcfq file fails with a clear errno and changes
 # nothing: -ERANGE for out-of-range weights, -EINVAL for malformed input,
 # -ENODEV for unknown devices. Good input is read back as written.

@@ -1,5 +1,6 @@
 #!/bin/sh
 # budget: 90
+# results: .
 # Churn: switch the scheduler none -> hcfq -> mq-deadline -> hcfq under
 # load, and rmdir cgroups right after their I/O ends, several times. No
 # write may fail and the kernel must not complain (the host also scans

@@ -1,5 +1,6 @@
 #!/bin/sh
 # budget: 60
+# results: . window
 # Hierarchy: A(200){A1(100), A2(300)} and B(100), one QD1 8 KiB O_DIRECT
 # reader in each leaf. Leaf shares must be A1 = 1/6, A2 = 1/2, B = 1/3
 # within +-3 points (v1 through blkio.weight, v2 through io.hcfq.weight).

@@ -1,5 +1,6 @@
 #!/bin/sh
 # budget: 120
+# results: read read-window read-stats read-time write write-window write-stats write-time dmesg
 # Multi-queue: seed 000 on a null_blk with submit_queues=2.
 SEED000_QUEUES=2
 export SEED000_QUEUES

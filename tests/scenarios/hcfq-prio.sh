@@ -1,5 +1,6 @@
 #!/bin/sh
 # budget: 60
+# results: .
 # Priorities inside one group (seed 001): an RT reader, a BE0, a BE7 and
 # an IDLE reader share one cgroup. Throughput must be ordered
 # RT > BE0 > BE7 > IDLE, and IDLE gets at most 5 % while the others run.

@@ -1,5 +1,6 @@
 #!/bin/sh
 # budget: 180
+# results: read read-fio write write-fio mix mix-fio
 # Seed 002: three groups at weights 1000/500/100, each with 100 processes
 # doing random 4 KiB direct I/O (300 processes: more than the scheduler
 # has tags); reads, writes, and a mix where g1000 and g500 read and g100

@@ -1,5 +1,6 @@
 #!/bin/sh
 # budget: 100
+# results: wbt best dmesg
 # Seed 003, big read: one reader against three buffered writers (busybox
 # dd, 4 KiB blocks, as in the seed). Group la (weight 200) holds the
 # reader and two writers, group lb (weight 100) the third writer. The

@@ -1,5 +1,6 @@
 #!/bin/sh
 # budget: 120
+# results: qd1 pool dmesg
 # Seed 004: a group that keeps one request in flight must still get its
 # share. Raw null_blk (QD1, $NULLB_NSEC per request), 8 KiB O_DIRECT
 # sequential reads, 1 s ramp + RT s. Group qa weight 800, group qb

@@ -1,5 +1,6 @@
 #!/bin/sh
 # budget: 20
+# results: off restored dmesg
 # Writeback throttling (issue 4, item 5): hcfq disables blk-wbt while it
 # is the device's scheduler, as bfq does, and the default comes back when
 # it leaves. wbt_lat_usec is read under none (the default), then hcfq
