@@ -1,13 +1,17 @@
 #!/bin/sh
 # budget: 50
+# results: 2xdefault-1job default-3jobs
 # null_blk at a fixed completion time is the bottleneck, not the emulated
 # CPU: 8 KiB O_DIRECT psync reads (QD1) must reach 75-100 % of the ideal
-# 1e9/completion_nsec IOPS: three concurrent jobs in three cgroups at the
-# harness default ($NULLB_NSEC, what the fairness scenarios run), and one
-# job at twice the default. One job at the default and at 1 ms is
-# measured too (metrics only): under TCG each request of a lone QD1 job
-# also waits ~0.5 ms of emulated completion and wakeup, so one job gets
-# 66-73 % at 1 ms and 70-79 % at 2 ms, too close to 75 % to judge.
+# 1e9/completion_nsec IOPS with three concurrent jobs in three cgroups at
+# the harness default ($NULLB_NSEC, what the fairness scenarios run), and
+# one job at twice the default 66-100 %. Under TCG each request of a
+# lone QD1 job also waits for emulated completion and wakeup: 0.5 to 1.4
+# ms (one job at 4 ms: 78-85 % in six local boots, 73 % on CI's
+# machine), so a lone job is judged against two thirds: the disk is
+# busy at least twice as long as the CPU keeps it waiting. One job at
+# the default and at 1 ms is measured too (metrics only): 66-73 % at
+# 1 ms and 70-79 % at 2 ms.
 # NULLB_SWEEP=N1,N2,... (kernel command line) also measures those
 # completion times (ns), one job and three jobs each (metrics only).
 . /tests/guest/lib.sh
@@ -34,14 +38,14 @@ measure() {
 	cat "$ODIR"/fio."$_tag".* | fio_iops -
 }
 
-judge() { # name iops nsec
+judge() { # name iops nsec min-pct
 	_ideal=$((1000000000 / $3))
 	_pct=$(($2 * 100 / _ideal))
-	metric "$1" "iops=$2" "ideal=$_ideal" "pct=$_pct"
-	if [ $_pct -ge 75 ] && [ $_pct -le 102 ]; then
+	metric "$1" "iops=$2" "ideal=$_ideal" "pct=$_pct" "min=$4"
+	if [ $_pct -ge "$4" ] && [ $_pct -le 102 ]; then
 		result "$1" PASS "$2 IOPS = $_pct % of $_ideal"
 	else
-		result "$1" FAIL "$2 IOPS = $_pct % of $_ideal (want 75-100 %)"
+		result "$1" FAIL "$2 IOPS = $_pct % of $_ideal (want $4-100 %)"
 	fi
 }
 
@@ -54,9 +58,9 @@ for ns in 1000000 "$DEFAULT_NSEC"; do
 		"pct=$((iops * ns / 10000000))"
 done
 NULLB_NSEC=$((2 * DEFAULT_NSEC))
-judge "$SCEN:2xdefault-1job" "$(measure "$NULLB_NSEC" 1 mq-deadline)" "$NULLB_NSEC"
+judge "$SCEN:2xdefault-1job" "$(measure "$NULLB_NSEC" 1 mq-deadline)" "$NULLB_NSEC" 66
 NULLB_NSEC=$DEFAULT_NSEC
-judge "$SCEN:default-3jobs" "$(measure "$DEFAULT_NSEC" 3 mq-deadline)" "$DEFAULT_NSEC"
+judge "$SCEN:default-3jobs" "$(measure "$DEFAULT_NSEC" 3 mq-deadline)" "$DEFAULT_NSEC" 75
 
 for ns in $(echo "${NULLB_SWEEP-}" | tr ',' ' '); do
 	NULLB_NSEC=$ns

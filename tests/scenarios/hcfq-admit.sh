@@ -1,5 +1,6 @@
 #!/bin/sh
 # budget: 300
+# results: dread dread-tput dwrite dwrite-tput bread bread-tput dmesg
 # Seed 000 as a new user runs it: nr_requests left at the kernel's
 # default. Three cgroups at weights 100/300/600, one QD1 8 KiB job each,
 # on a QD1 null_blk at ADMIT_NSEC ns per request (default 2 ms). For
@@ -8,16 +9,18 @@
 # - hcfq's shares of fio's bytes within +-3 points of 10/30/60;
 # - hcfq's total at least ADMIT_MIN x none's, same workload, same boot.
 # ADMIT_MIN is 0.9 on the icount guest (hcfq-admit-icount), where think
-# times are counted in instructions. On 2 TCG vCPUs it is 0.8: there a
+# times are counted in instructions. On 2 TCG vCPUs it is 0.7: there a
 # QD1 process takes 0.2 to 0.4 ms from a completion to its next request,
 # which hcfq must wait for (group idling: the disk is time-shared) and
-# none fills with another process's request, so hcfq's O_DIRECT ratio
-# moved between 0.87 and 0.98 over eight runs (0.97 on the icount guest).
+# none fills with another process's request, and the host's load moves
+# that wait. Over seven boots the O_DIRECT read ratio was 0.86 to 0.92
+# and the write ratio 0.80 to 0.95 (0.97 on the icount guest); the
+# admission failure this guards against gave 0.12 to 0.5.
 . /tests/guest/lib.sh
 . /tests/guest/fair.sh
 
 RT=${ADMIT_RT:-15}
-MIN=${ADMIT_MIN:-0.8}
+MIN=${ADMIT_MIN:-0.7}
 NULLB_NSEC=${ADMIT_NSEC:-$NULLB_NSEC}
 WANT="g1:10 g3:30 g6:60"
 

@@ -1,11 +1,12 @@
 #!/bin/sh
 # budget: 600
+# results: read64 read64-tput read64-jobs write64 write64-tput write64-jobs read100 read100-tput read100-jobs write100 write100-tput write100-jobs dmesg
 # More processes than scheduler tags. Three cgroups at 100/300/600, each
 # with N QD1 processes (fio numjobs, 8 KiB O_DIRECT, sequential), for N
 # in MANY_JOBS (default "64 100"), reads and writes, nr_requests left at
 # the kernel's default. `none` runs first, then hcfq, MANY_RT s each, on
 # the QD1 2 ms disk, or on MANY_DISK's null_blk parameters:
-# - group shares of fio's bytes within +-5 points of 10/30/60;
+# - group shares of fio's bytes within +-MANY_TOL (5) points of 10/30/60;
 # - hcfq's total at least 0.9 x none's;
 # - every process gets at least a third of its group's mean, in each
 #   group whose processes averaged at least 40 requests (at 10 %, 100
@@ -26,7 +27,7 @@ for n in ${MANY_JOBS:-64 100}; do
 			FAIR_SCHED=$s
 			fair_run "$s-$rw$n" "$RT" "g1:$a;g3:$a;g6:$a"
 		done
-		fair_check "$SCEN:$rw$n" "hcfq-$rw$n" fio "g1:10 g3:30 g6:60" 5
+		fair_check "$SCEN:$rw$n" "hcfq-$rw$n" fio "g1:10 g3:30 g6:60" "${MANY_TOL:-5}"
 		fair_vs "$SCEN:$rw$n-tput" "hcfq-$rw$n" "none-$rw$n" 0.9
 		fair_jobs "$SCEN:$rw$n-jobs" "hcfq-$rw$n" "g1 g3 g6" 0.333 $((40 * 8192))
 	done

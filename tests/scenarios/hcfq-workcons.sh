@@ -1,5 +1,6 @@
 #!/bin/sh
 # budget: 150
+# results: alone alone-qd1 two-of-three
 # Work conservation.
 # - alone: one backlogged group (QD8) alone under hcfq gets at least 95 %
 #   of the throughput `none` gets on the same disk;
@@ -9,6 +10,8 @@
 #   another elevator (none's number is printed too);
 # - two-of-three: with g3 and g6 active and g1 idle (weights
 #   100/300/600), g3 and g6 split 1:2 (33.3/66.7 +-3).
+# make check runs it on the icount guest (tests/plan): on TCG the lone
+# group's ratios follow the host's load (see tests/plan.admit).
 . /tests/guest/lib.sh
 . /tests/guest/fair.sh
 
