@@ -1,5 +1,6 @@
 #!/bin/sh
 # budget: 90
+# results: vs-fio bytes time msgs insert svg dmesg
 # Seed 000 under hcfq, recorded with blktrace and read back with blkshare
 # (issue 5). Three cgroups at weights 100/300/600, one QD1 8 KiB O_DIRECT
 # sequential reader each, all started together, BLKSHARE_RT (20) s.
@@ -12,6 +13,8 @@
 #   :time     the same for blkshare's share of device time
 #   :msgs     hcfq's blktrace messages are there, with cgroup paths:
 #             "slice start" and "expire" for each of the three groups
+#   :insert   the blk tracer has an insert (I) event for every dispatch
+#             (D) of 50 O_DIRECT reads under hcfq
 #   :svg      --svg wrote a complete SVG with the three groups in it
 # Artifacts in $ODIR: trace/seed.blktrace.N, shares.{txt,tsv,msgs,svg}.
 . /tests/guest/lib.sh
@@ -128,7 +131,36 @@ else
 fi
 awk '$6 == "hcfq"' "$ODIR/shares.msgs" | head -n 6 | text "$SCEN"
 
-# ---- (d) the plot
+# ---- (d) insert events: with an elevator blk-mq leaves them to it, so
+# every request dispatched (D) must have been inserted (I) under hcfq.
+# The ftrace blk tracer, blk_cgroup off: Debian's blkparse 1.2.0 cannot
+# parse events that carry cgroup ids ("Bad fs action").
+T=/sys/kernel/tracing
+b=$(basename "$DEV")
+mm=$(dev_majmin "$DEV" | tr ':' ',')
+echo 0 > $T/tracing_on
+echo blk > $T/current_tracer
+echo 0 > $T/options/blk_cgroup
+echo > $T/trace
+echo 1 > "/sys/block/$b/trace/enable"
+echo 1 > $T/tracing_on
+dd if="$DEV" of=/dev/null bs=8k count=50 iflag=direct 2> /dev/null
+echo 0 > $T/tracing_on
+echo 0 > "/sys/block/$b/trace/enable"
+cat $T/trace > "$ODIR/insert.trace"
+echo nop > $T/current_tracer
+awk -v d="$mm" '/ dd-[0-9]+ / { for (i = 1; i < NF; i++) if ($i == d) { a = $(i + 1); break }
+	if (a == "I") n++; if (a == "D") m++; a = "" } END { print n + 0, m + 0 }' \
+	"$ODIR/insert.trace" > "$ODIR/bs.id"
+read -r ni nd < "$ODIR/bs.id"
+metric "$SCEN:insert" "I=$ni" "D=$nd"
+if [ "$nd" -ge 50 ] && [ "$ni" -ge "$nd" ]; then
+	result "$SCEN:insert" PASS "$ni insert events for $nd dispatches (50 reads)"
+else
+	result "$SCEN:insert" FAIL "$ni insert events for $nd dispatches of 50 reads (want one per dispatch)"
+fi
+
+# ---- (e) the plot
 if svg_check "$ODIR/shares.svg" "$names"; then
 	result "$SCEN:svg" PASS "$ODIR/shares.svg: $(wc -c < "$ODIR/shares.svg") bytes, $(grep -c '<path ' "$ODIR/shares.svg") bands"
 else
