@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 
 .PHONY: all deps kernel kernel-debug initramfs blkshare blkshare-check kunit \
-	test check check-latency check-admission demo bench clean distclean
+	test check check-latency check-admission check-bwrite demo bench clean distclean
 
 all: check
 
@@ -48,6 +48,10 @@ check-latency: initramfs
 # scenarios hcfq does not pass reliably yet (see tests/plan.admit)
 check-admission: initramfs
 	tools/run-tests.sh --plan tests/plan.admit
+
+# buffered writers by weight (issue 13; see tests/plan.bwrite)
+check-bwrite: initramfs
+	tools/run-tests.sh --plan tests/plan.bwrite
 
 bench:
 	@if [ -f tests/plan.bench ]; then tools/run-tests.sh --plan tests/plan.bench; \

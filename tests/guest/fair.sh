@@ -14,7 +14,11 @@
 #       then writes $ODIR/TAG.fio (name fio-bytes), $ODIR/TAG.cg (name
 #       kernel-counted bytes over the run), $ODIR/TAG.win (name bytes in
 #       the window [WIN_FROM, RUNTIME - 1] s, all groups running) and
-#       $ODIR/TAG.time (name ms of disk time hcfq charged in the window)
+#       $ODIR/TAG.time (name ms of disk time hcfq charged in the window).
+#       FAIR_RAMP=S runs S seconds more first, which fio leaves out of
+#       its numbers (--ramp_time) and the window too ([S, S+RUNTIME-1]);
+#       FAIR_DIR=D gives each group the file D/name instead of a 512 MiB
+#       range of $DEV
 #   fair_check NAME TAG FILE "name:expected% ..." TOL
 #       compares the shares in $ODIR/TAG.FILE (fio, win, time) with the
 #       expected ones; result NAME PASS|FAIL, metric with all shares
@@ -91,18 +95,29 @@ fair_run() {
 		_fr_names="$_fr_names $_fr_n"
 		echo "$_fr_n $(grp_bytes "$_fr_n")" >> "$ODIR/$_fr_tag.pre"
 	done
+	_fr_ramp=${FAIR_RAMP:-0}
+	_fr_pids=
 	for _fr in "$@"; do
 		_fr_n=${_fr%%:*} _fr_a=${_fr#*:}
+		if [ -n "${FAIR_DIR-}" ]; then
+			_fr_where="--filename=$FAIR_DIR/$_fr_n --size=256m"
+		else
+			_fr_where="--filename=$DEV --offset=$((_fr_i * 512))m --size=512m"
+		fi
+		[ "$_fr_ramp" -gt 0 ] && _fr_where="$_fr_where --ramp_time=$_fr_ramp"
 		# shellcheck disable=SC2086
-		cg_exec "$_fr_n" fio --name="$_fr_n" --filename="$DEV" \
-			--offset=$((_fr_i * 512))m --size=512m \
+		cg_exec "$_fr_n" fio --name="$_fr_n" $_fr_where \
 			--time_based --runtime="$_fr_rt" $_fr_a \
 			--output-format=terse --terse-version=3 \
 			--output="$ODIR/$_fr_tag.fio.$_fr_n" > /dev/null 2>&1 &
+		_fr_pids="$_fr_pids $!"
 		_fr_i=$((_fr_i + 1))
 	done
 	: > "$ODIR/$_fr_tag.samples"
 	_fr_t=0
+	_fr_win=$WIN_FROM
+	[ "$_fr_ramp" -gt 0 ] && _fr_win=$_fr_ramp
+	_fr_rt=$((_fr_rt + _fr_ramp))
 	while [ $_fr_t -lt "$_fr_rt" ]; do
 		for _fr_n in $_fr_names; do
 			echo "$_fr_t $_fr_n $(grp_bytes "$_fr_n") $(grp_time_ms "$_fr_n") $(cut -d' ' -f1 /proc/uptime)" \
@@ -111,7 +126,9 @@ fair_run() {
 		sleep 1
 		_fr_t=$((_fr_t + 1))
 	done
-	wait
+	# only the fio jobs: the caller may have other children (samplers)
+	# shellcheck disable=SC2086
+	wait $_fr_pids
 	: > "$ODIR/$_fr_tag.fio"
 	: > "$ODIR/$_fr_tag.cg"
 	for _fr_n in $_fr_names; do
@@ -119,12 +136,12 @@ fair_run() {
 		_fr_pre=$(awk -v n="$_fr_n" '$1 == n { print $2 }' "$ODIR/$_fr_tag.pre")
 		echo "$_fr_n $(($(grp_bytes "$_fr_n") - _fr_pre))" >> "$ODIR/$_fr_tag.cg"
 	done
-	awk -v a="$WIN_FROM" -v b=$((_fr_rt - 1)) '
+	awk -v a="$_fr_win" -v b=$((_fr_rt - 1)) '
 		$1 == a { s[$2] = $3; o[++n] = $2 }
 		$1 == b { e[$2] = $3 }
 		END { for (i = 1; i <= n; i++) print o[i], e[o[i]] - s[o[i]] }' \
 		"$ODIR/$_fr_tag.samples" > "$ODIR/$_fr_tag.win"
-	awk -v a="$WIN_FROM" -v b=$((_fr_rt - 1)) '
+	awk -v a="$_fr_win" -v b=$((_fr_rt - 1)) '
 		$1 == a { s[$2] = $4; o[++n] = $2 }
 		$1 == b { e[$2] = $4 }
 		END { for (i = 1; i <= n; i++) print o[i], e[o[i]] - s[o[i]] }' \

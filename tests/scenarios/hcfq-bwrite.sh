@@ -1,0 +1,92 @@
+#!/bin/sh
+# budget: 600
+# results: ext4-dirty-none ext4-dirty-hcfq ext4-app ext4-dev ext4-tput raw-dirty-none raw-dirty-hcfq raw-app raw-dev raw-tput dmesg
+# Buffered writers (issue 13): three groups at weights 100/300/600, one
+# buffered sequential 8 KiB fio writer each, at the kernel's default
+# nr_requests. Each run lasts BW_RAMP + BW_RT s (20 + 40) and is judged
+# over the last BW_RT s: fio leaves the ramp out (--ramp_time), and the
+# device window starts after it. The dirty limits are an admin's for a
+# slow disk: the pool (32 MiB) drains in 8 s at the disk's 4 MB/s.
+# For each target in BW_TARGETS (ext4: a file per group on ext4; raw:
+# a range of the block device per group), under `none` and hcfq:
+#   TARGET:app     hcfq, shares of fio's bytes within +-5 points
+#   TARGET:dev     hcfq, shares of the bytes hcfq counted per group
+#   TARGET:tput    hcfq's total >= 0.9 x none's
+#   TARGET:dirty   Dirty + Writeback, sampled every 100 ms, never above
+#                  1.1 x vm.dirty_bytes (none and hcfq)
+# BW_NOMEM=1 (v2): the groups get the io controller but not the memory
+# controller (they share their parent's memcg, so one wb writes for
+# all, as on v1).
+. /tests/guest/lib.sh
+. /tests/guest/fair.sh
+
+RT=${BW_RT:-40}
+RAMP=${BW_RAMP:-20}
+TOL=5
+DIRTY=$((32 << 20))
+W="g1:100 g3:300 g6:600"
+WANT="g1:10 g3:30 g6:60"
+JOB="--rw=write --bs=8k --direct=0 --ioengine=psync --end_fsync=0"
+MNT=/mnt/bw
+
+fair_disk bw none memory_backed=1 size=1024 ||
+	{ result "$SCEN" FAIL "disk setup failed"; exit 0; }
+if [ "${BW_NOMEM:-0}" = 1 ] && [ "$CGMODE" = v2 ]; then
+	cg_new bw || { result "$SCEN" FAIL "cgroup setup failed"; exit 0; }
+	for g in $W; do
+		CG_CTRLS=+io cg_new "${g%%:*}" bw ||
+			{ result "$SCEN" FAIL "cgroup setup failed"; exit 0; }
+		cg_weight "${g%%:*}" hcfq "${g#*:}" ||
+			{ result "$SCEN" FAIL "cgroup setup failed"; exit 0; }
+	done
+else
+	fair_groups hcfq "$W" || { result "$SCEN" FAIL "cgroup setup failed"; exit 0; }
+fi
+dirty_limits $((DIRTY / 2)) "$DIRTY"
+FAIR_RAMP=$RAMP
+mkdir -p "$MNT"
+
+# sample Dirty + Writeback (kB) every 100 ms into $1 until killed
+dirty_sampler() {
+	while :; do
+		awk '/^(Dirty|Writeback):/ { s += $2 } END { print s }' /proc/meminfo
+		sleep 0.1
+	done > "$1"
+}
+
+for target in ${BW_TARGETS:-ext4 raw}; do
+	for s in none hcfq; do
+		set_sched "$DEV" "$s" || { result "$SCEN:$target" FAIL "set_sched $s failed"; continue 2; }
+		FAIR_SCHED=$s
+		unset FAIR_DIR
+		if [ "$target" = ext4 ]; then
+			mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$DEV" &&
+				mount -t ext4 "$DEV" "$MNT" ||
+				{ result "$SCEN:$target" FAIL "mkfs/mount failed"; continue 2; }
+			FAIR_DIR=$MNT
+		fi
+		sync
+		dirty_sampler "$ODIR/$target-$s.dirty" &
+		dpid=$!
+		fair_run "$target-$s" "$RT" "g1:$JOB;g3:$JOB;g6:$JOB"
+		kill "$dpid"
+		wait "$dpid" 2>/dev/null
+		sync
+		[ "$target" = ext4 ] && umount "$MNT"
+		max=$(sort -n "$ODIR/$target-$s.dirty" | tail -n1)
+		lim=$((DIRTY / 1024 * 11 / 10))
+		metric "$SCEN:$target-dirty" "sched=$s" "max_kb=$max" "limit_kb=$((DIRTY / 1024))"
+		if [ -n "$max" ] && [ "$max" -le "$lim" ]; then
+			result "$SCEN:$target-dirty-$s" PASS "Dirty+Writeback peaked at $max kB (<= $lim)"
+		else
+			result "$SCEN:$target-dirty-$s" FAIL "Dirty+Writeback peaked at ${max:-?} kB (> $lim)"
+		fi
+	done
+	fair_check "$SCEN:$target-app" "$target-hcfq" fio "$WANT" "$TOL"
+	fair_check "$SCEN:$target-dev" "$target-hcfq" win "$WANT" "$TOL"
+	fair_vs "$SCEN:$target-tput" "$target-hcfq" "$target-none" 0.9
+	metric "$SCEN:$target-none" "shares=$(shares < "$ODIR/$target-none.fio" | tr ' \n' '=,')"
+done
+dirty_limits_restore
+nullb_destroy bw
+dmesg_check > /dev/null; check_rc "$SCEN:dmesg" $? "no kernel warnings"
