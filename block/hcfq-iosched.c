@@ -224,13 +224,18 @@ static void hcfq_update_min_vtime(struct hcfq_sched_data *sd)
 		sd->min_vtime = first->vtime;
 }
 
-/* Put @e on @sd, with at most one @credit of vtime below the floor. */
+/*
+ * Put @e on @sd, with at most @credit of vtime below the tree's
+ * min_vtime; U64_MAX keeps its vtime whatever it is.  Vtimes wrap: they
+ * are only ever compared by their signed difference, so the floor is
+ * computed modulo 2^64 too, and a vtime past 2^63 is not "below" it.
+ */
 static void hcfq_entity_enqueue(struct hcfq_sched_data *sd,
 				struct hcfq_entity *e, u64 credit)
 {
-	u64 floor = sd->min_vtime - min(credit, sd->min_vtime);
+	u64 floor = sd->min_vtime - credit;
 
-	if ((s64)(e->vtime - floor) < 0)
+	if (credit != U64_MAX && (s64)(e->vtime - floor) < 0)
 		e->vtime = floor;
 	e->sd = sd;
 	WRITE_ONCE(e->on_tree, true);
@@ -414,20 +419,24 @@ static struct hcfq_queue *hcfq_alloc_queue(struct hcfq_data *hd,
 
 /*
  * Group of a bio's @blkg, or the root group.  Needs no lock: the caller
- * holds a reference to @blkg (through its bio), and while hcfq is
- * attached every blkg of the queue has its policy data.
+ * holds a reference to @blkg (through its bio), every blkg holds one to
+ * its parent, and while hcfq is attached every blkg of the queue has its
+ * policy data.  A group going away sends its stragglers to its nearest
+ * online ancestor, whose share they came out of.
  */
 static struct hcfq_group *hcfq_blkg_group(struct hcfq_data *hd,
 					  struct blkcg_gq *blkg)
 {
-	struct hcfq_group *hg = NULL;
+	struct hcfq_group *hg;
 
-	if (blkg && blkg->q == hd->queue)
+	if (!blkg || blkg->q != hd->queue)
+		return hd->root;
+	for (; blkg; blkg = blkg->parent) {
 		hg = blkg_to_hcfqg(blkg);
-	/* a group going away sends its stragglers to the root */
-	if (!hg || !READ_ONCE(hg->online))
-		hg = hd->root;
-	return hg;
+		if (hg && READ_ONCE(hg->online))
+			return hg;
+	}
+	return hd->root;
 }
 
 static struct hcfq_group *hcfq_rq_group(struct hcfq_data *hd,

@@ -118,6 +118,48 @@ static void hcfq_test_placement(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sd.min_vtime, 200000ULL);
 }
 
+/*
+ * Vtimes wrap.  A charge re-inserts with unlimited credit, which must
+ * keep a vtime past 2^63 (it once reset it to 0), and the floor of a
+ * tree whose min_vtime passed 2^64 still orders by signed difference.
+ */
+static void hcfq_test_vtime_wrap(struct kunit *test)
+{
+	struct hcfq_sched_data sd;
+	struct hcfq_entity a, b, c;
+	u64 big = (1ULL << 63) + 1000;
+
+	hcfq_sd_init(&sd);
+	hcfq_test_entity_init(&a, 100, NULL);
+	a.vtime = big;
+	sd.min_vtime = big;
+	hcfq_entity_enqueue(&sd, &a, 100);
+	KUNIT_EXPECT_EQ(test, a.vtime, big);
+	hcfq_entity_charge(&a, 1, 100);
+	KUNIT_EXPECT_EQ(test, a.vtime, big + hcfq_vtime_delta(1, 100));
+	hcfq_entity_dequeue(&a);
+
+	/* around 2^64: b just below it, c just past it (wrapped) */
+	hcfq_sd_init(&sd);
+	hcfq_test_entity_init(&b, 100, NULL);
+	hcfq_test_entity_init(&c, 100, NULL);
+	b.vtime = U64_MAX - 10;
+	sd.min_vtime = b.vtime;
+	hcfq_entity_enqueue(&sd, &b, 100);
+	c.vtime = 5;
+	hcfq_entity_enqueue(&sd, &c, 100);
+	KUNIT_EXPECT_EQ(test, c.vtime, 5ULL);
+	KUNIT_EXPECT_PTR_EQ(test, hcfq_first(&sd), &b);
+	/* one far behind is lifted to min_vtime - credit, across the wrap */
+	hcfq_entity_dequeue(&c);
+	c.vtime = U64_MAX - 100000;
+	hcfq_entity_enqueue(&sd, &c, 100);
+	KUNIT_EXPECT_EQ(test, c.vtime, U64_MAX - 110);
+	KUNIT_EXPECT_PTR_EQ(test, hcfq_first(&sd), &c);
+	hcfq_entity_dequeue(&b);
+	hcfq_entity_dequeue(&c);
+}
+
 /* Serve @n slices of 1 ms on a one-level tree and count each entity's. */
 static void hcfq_test_flat_shares(struct kunit *test)
 {
@@ -302,6 +344,7 @@ static struct kunit_case hcfq_test_cases[] = {
 	KUNIT_CASE(hcfq_test_vtime_delta),
 	KUNIT_CASE(hcfq_test_tree_order),
 	KUNIT_CASE(hcfq_test_placement),
+	KUNIT_CASE(hcfq_test_vtime_wrap),
 	KUNIT_CASE(hcfq_test_flat_shares),
 	KUNIT_CASE(hcfq_test_hierarchy),
 	KUNIT_CASE(hcfq_test_slices),
