@@ -18,7 +18,8 @@
 #       FAIR_RAMP=S runs S seconds more first, which fio leaves out of
 #       its numbers (--ramp_time) and the window too ([S, S+RUNTIME-1]);
 #       FAIR_DIR=D gives each group the file D/name instead of a 512 MiB
-#       range of $DEV
+#       range of $DEV. $ODIR/TAG.fiofail names the groups whose fio
+#       exited nonzero
 #   fair_check NAME TAG FILE "name:expected% ..." TOL
 #       compares the shares in $ODIR/TAG.FILE (fio, win, time) with the
 #       expected ones; result NAME PASS|FAIL, metric with all shares
@@ -126,9 +127,15 @@ fair_run() {
 		sleep 1
 		_fr_t=$((_fr_t + 1))
 	done
-	# only the fio jobs: the caller may have other children (samplers)
+	# only the fio jobs: the caller may have other children (samplers);
+	# $ODIR/TAG.fiofail lists the groups whose fio exited nonzero
+	: > "$ODIR/$_fr_tag.fiofail"
 	# shellcheck disable=SC2086
-	wait $_fr_pids
+	set -- $_fr_names
+	for _fr_p in $_fr_pids; do
+		wait "$_fr_p" || echo "$1" >> "$ODIR/$_fr_tag.fiofail"
+		shift
+	done
 	: > "$ODIR/$_fr_tag.fio"
 	: > "$ODIR/$_fr_tag.cg"
 	for _fr_n in $_fr_names; do

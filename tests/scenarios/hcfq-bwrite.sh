@@ -1,6 +1,6 @@
 #!/bin/sh
 # budget: 600
-# results: ext4-dirty-none ext4-dirty-hcfq ext4-app ext4-dev ext4-tput raw-dirty-none raw-dirty-hcfq raw-app raw-dev raw-tput dmesg
+# results: ext4-fio-none ext4-fio-hcfq raw-fio-none raw-fio-hcfq ext4-dirty-none ext4-dirty-hcfq ext4-app ext4-dev ext4-tput raw-dirty-none raw-dirty-hcfq raw-app raw-dev raw-tput dmesg
 # Buffered writers (issue 13): three groups at weights 100/300/600, one
 # buffered sequential 8 KiB fio writer each, at the kernel's default
 # nr_requests. Each run lasts BW_RAMP + BW_RT s (20 + 40) and is judged
@@ -29,7 +29,8 @@ WANT="g1:10 g3:30 g6:60"
 JOB="--rw=write --bs=8k --direct=0 --ioengine=psync --end_fsync=0"
 MNT=/mnt/bw
 
-fair_disk bw none memory_backed=1 size=1024 ||
+# three 512 MiB ranges on the raw device (fair_run)
+fair_disk bw none memory_backed=1 size=1536 ||
 	{ result "$SCEN" FAIL "disk setup failed"; exit 0; }
 if [ "${BW_NOMEM:-0}" = 1 ] && [ "$CGMODE" = v2 ]; then
 	cg_new bw || { result "$SCEN" FAIL "cgroup setup failed"; exit 0; }
@@ -73,6 +74,11 @@ for target in ${BW_TARGETS:-ext4 raw}; do
 		wait "$dpid" 2>/dev/null
 		sync
 		[ "$target" = ext4 ] && umount "$MNT"
+		if [ -s "$ODIR/$target-$s.fiofail" ]; then
+			result "$SCEN:$target-fio-$s" FAIL "fio failed in: $(tr '\n' ' ' < "$ODIR/$target-$s.fiofail")"
+		else
+			result "$SCEN:$target-fio-$s" PASS "every fio job exited 0"
+		fi
 		max=$(sort -n "$ODIR/$target-$s.dirty" | tail -n1)
 		lim=$((DIRTY / 1024 * 11 / 10))
 		metric "$SCEN:$target-dirty" "sched=$s" "max_kb=$max" "limit_kb=$((DIRTY / 1024))"
