@@ -224,25 +224,30 @@ static void hcfq_update_min_vtime(struct hcfq_sched_data *sd)
 		sd->min_vtime = first->vtime;
 }
 
-/*
- * Put @e on @sd, with at most @credit of vtime below the tree's
- * min_vtime; U64_MAX keeps its vtime whatever it is.  Vtimes wrap: they
- * are only ever compared by their signed difference, so the floor is
- * computed modulo 2^64 too, and a vtime past 2^63 is not "below" it.
- */
-static void hcfq_entity_enqueue(struct hcfq_sched_data *sd,
-				struct hcfq_entity *e, u64 credit)
+/* Put @e on @sd at its vtime. */
+static void hcfq_entity_add(struct hcfq_sched_data *sd, struct hcfq_entity *e)
 {
-	u64 floor = sd->min_vtime - credit;
-
-	if (credit != U64_MAX && (s64)(e->vtime - floor) < 0)
-		e->vtime = floor;
 	e->sd = sd;
 	WRITE_ONCE(e->on_tree, true);
 	sd->nr++;
 	WRITE_ONCE(sd->weight_sum, sd->weight_sum + e->weight);
 	rb_add_cached(&e->rb, &sd->tree, hcfq_vtime_less);
 	hcfq_update_min_vtime(sd);
+}
+
+/*
+ * Put @e, which joins @sd, there with at most @credit of vtime below the
+ * tree's min_vtime.  Vtimes wrap: they are only ever compared by their
+ * signed difference, so the floor is computed modulo 2^64 too.
+ */
+static void hcfq_entity_enqueue(struct hcfq_sched_data *sd,
+				struct hcfq_entity *e, u64 credit)
+{
+	u64 floor = sd->min_vtime - credit;
+
+	if ((s64)(e->vtime - floor) < 0)
+		e->vtime = floor;
+	hcfq_entity_add(sd, e);
 }
 
 static void hcfq_entity_dequeue(struct hcfq_entity *e)
@@ -272,9 +277,9 @@ static void hcfq_entity_charge(struct hcfq_entity *e, u64 charge,
 		hcfq_entity_dequeue(e);
 	WRITE_ONCE(e->weight, weight);
 	e->vtime += hcfq_vtime_delta(charge, weight);
-	/* back in place: unlimited credit, the floor must not move it */
+	/* back in place: a charge is no rejoining, no floor applies */
 	if (on_tree)
-		hcfq_entity_enqueue(sd, e, U64_MAX);
+		hcfq_entity_add(sd, e);
 	else if (sd && !sd->nr && (s64)(e->vtime - sd->min_vtime) > 0)
 		sd->min_vtime = e->vtime;
 }

@@ -119,8 +119,8 @@ static void hcfq_test_placement(struct kunit *test)
 }
 
 /*
- * Vtimes wrap.  A charge re-inserts with unlimited credit, which must
- * keep a vtime past 2^63 (it once reset it to 0), and the floor of a
+ * Vtimes wrap.  A charge puts the entity back where its vtime says, which
+ * must keep a vtime past 2^63 (it once reset it to 0), and the floor of a
  * tree whose min_vtime passed 2^64 still orders by signed difference.
  */
 static void hcfq_test_vtime_wrap(struct kunit *test)
