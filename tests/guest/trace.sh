@@ -42,6 +42,11 @@
 #       largest |share - expected| in points. maxdev is 100 if a listed
 #       name is missing or FILE has others.
 #   trace_demo_start DEV / trace_demo_end   the demo's recording (below)
+#   blk_ftrace DEV CGID CGNAME OUT CMD...
+#       runs CMD with the ftrace blk tracer on DEV (options blk_cgroup =
+#       CGID, blk_cgname = CGNAME, each 0 or 1) and writes the trace to
+#       OUT; returns CMD's status. Text, unlike blktrace's files, which
+#       Debian's blkparse 1.2.0 cannot read when they carry cgroup ids
 #   svg_check FILE "label ..."
 #       nonzero unless FILE looks like a complete SVG document with a
 #       plotted band (<path) and a legend entry for each label
@@ -225,4 +230,23 @@ trace_demo_end() {
 		result "$SCEN:plot" FAIL "no blkshare plot: $(head -n1 "$ODIR/shares.err" 2>/dev/null)"
 	fi
 	return 0
+}
+
+blk_ftrace() {
+	_bf_t=/sys/kernel/tracing _bf_b=$(basename "$1") _bf_o=$4
+	echo 0 > $_bf_t/tracing_on
+	echo blk > $_bf_t/current_tracer
+	echo "$2" > $_bf_t/options/blk_cgroup
+	echo "$3" > $_bf_t/options/blk_cgname
+	echo > $_bf_t/trace
+	echo 1 > "/sys/block/$_bf_b/trace/enable"
+	echo 1 > $_bf_t/tracing_on
+	shift 4
+	"$@"
+	_bf_rc=$?
+	echo 0 > $_bf_t/tracing_on
+	echo 0 > "/sys/block/$_bf_b/trace/enable"
+	cat $_bf_t/trace > "$_bf_o"
+	echo nop > $_bf_t/current_tracer
+	return $_bf_rc
 }

@@ -133,22 +133,11 @@ awk '$6 == "hcfq"' "$ODIR/shares.msgs" | head -n 6 | text "$SCEN"
 
 # ---- (d) insert events: with an elevator blk-mq leaves them to it, so
 # every request dispatched (D) must have been inserted (I) under hcfq.
-# The ftrace blk tracer, blk_cgroup off: Debian's blkparse 1.2.0 cannot
-# parse events that carry cgroup ids ("Bad fs action").
-T=/sys/kernel/tracing
-b=$(basename "$DEV")
+# The ftrace blk tracer: Debian's blkparse 1.2.0 cannot parse events
+# that carry cgroup ids ("Bad fs action").
 mm=$(dev_majmin "$DEV" | tr ':' ',')
-echo 0 > $T/tracing_on
-echo blk > $T/current_tracer
-echo 0 > $T/options/blk_cgroup
-echo > $T/trace
-echo 1 > "/sys/block/$b/trace/enable"
-echo 1 > $T/tracing_on
-dd if="$DEV" of=/dev/null bs=8k count=50 iflag=direct 2> /dev/null
-echo 0 > $T/tracing_on
-echo 0 > "/sys/block/$b/trace/enable"
-cat $T/trace > "$ODIR/insert.trace"
-echo nop > $T/current_tracer
+blk_ftrace "$DEV" 0 0 "$ODIR/insert.trace" \
+	dd if="$DEV" of=/dev/null bs=8k count=50 iflag=direct 2> /dev/null
 awk -v d="$mm" '/ dd-[0-9]+ / { for (i = 1; i < NF; i++) if ($i == d) { a = $(i + 1); break }
 	if (a == "I") n++; if (a == "D") m++; a = "" } END { print n + 0, m + 0 }' \
 	"$ODIR/insert.trace" > "$ODIR/bs.id"

@@ -7,28 +7,17 @@
 # (v2 only: on v1 the kernel cannot resolve the id and prints "<...>").
 # (Debian's blkparse 1.2.0 cannot show cgroup ids, so use ftrace.)
 . /tests/guest/lib.sh
+. /tests/guest/trace.sh	# blk_ftrace
 
-T=/sys/kernel/tracing
 dev=$(nullb_create bt) || { result "$SCEN" FAIL "nullb_create failed"; exit 0; }
-b=$(basename "$dev")
 mm=$(dev_majmin "$dev" | tr ':' ',')
 cg_new tr || { result "$SCEN" FAIL "cg_new failed"; exit 0; }
 ino=$(stat -c %i "$(cg_path tr)")
 want=$(printf '%x,0' "$ino")
 
 trace_run() { # cgname(0|1) count -> $ODIR/trace.$1
-	echo 0 > $T/tracing_on
-	echo blk > $T/current_tracer
-	echo 1 > $T/options/blk_cgroup
-	echo "$1" > $T/options/blk_cgname
-	echo > $T/trace
-	echo 1 > "/sys/block/$b/trace/enable"
-	echo 1 > $T/tracing_on
-	cg_exec tr dd if="$dev" of=/dev/null bs=8k count="$2" iflag=direct 2>/dev/null
-	echo 0 > $T/tracing_on
-	echo 0 > "/sys/block/$b/trace/enable"
-	cat $T/trace > "$ODIR/trace.$1"
-	echo nop > $T/current_tracer
+	blk_ftrace "$dev" 1 "$1" "$ODIR/trace.$1" \
+		cg_exec tr dd if="$dev" of=/dev/null bs=8k count="$2" iflag=direct 2>/dev/null
 }
 
 # "cg-field" of every Q (queue) event issued by dd

@@ -33,16 +33,13 @@ MNT=/mnt/bw
 fair_disk bw none memory_backed=1 size=1536 ||
 	{ result "$SCEN" FAIL "disk setup failed"; exit 0; }
 if [ "${BW_NOMEM:-0}" = 1 ] && [ "$CGMODE" = v2 ]; then
+	# g1, g3, g6 under bw, with io but not memory enabled for them
 	cg_new bw || { result "$SCEN" FAIL "cgroup setup failed"; exit 0; }
-	for g in $W; do
-		CG_CTRLS=+io cg_new "${g%%:*}" bw ||
-			{ result "$SCEN" FAIL "cgroup setup failed"; exit 0; }
-		cg_weight "${g%%:*}" hcfq "${g#*:}" ||
-			{ result "$SCEN" FAIL "cgroup setup failed"; exit 0; }
-	done
-else
-	fair_groups hcfq "$W" || { result "$SCEN" FAIL "cgroup setup failed"; exit 0; }
+	CG_CTRLS=+io
+	W="g1:100:bw g3:300:bw g6:600:bw"
 fi
+fair_groups hcfq "$W" || { result "$SCEN" FAIL "cgroup setup failed"; exit 0; }
+unset CG_CTRLS
 dirty_limits $((DIRTY / 2)) "$DIRTY"
 FAIR_RAMP=$RAMP
 mkdir -p "$MNT"
