@@ -50,6 +50,32 @@
  * and not for a queue whose group has busy queues of the same priority:
  * the next of those goes instead, which keeps the disk busy.
  *
+ * The active queue's states (hd->idling, and whether it has requests
+ * queued or in the driver), and what moves it between them:
+ *
+ *   select (least vtime) ---> SERVING: dispatches from its FIFO
+ *                                |    ^           ^            ^
+ *     nothing queued, and it may |    |    its own request     |
+ *     idle (or nobody else waits)v    |           |            |
+ *                   WAITING for its requests     IDLE         DRY
+ *                   in flight (untimed)      (timer armed) (untimed,
+ *                      |  last completion:        ^        not charged)
+ *                      +--- it may idle ----------+            ^
+ *                      +--- nobody else waits -----------------+
+ *
+ *   With nothing in flight, SERVING goes to IDLE or DRY at once: the
+ *   choice is made at the queue's last completion (hcfq_completed()),
+ *   or at dispatch when others have requests (hcfq_serve_active()).
+ *   EXPIRED, charged up the hierarchy, from
+ *     SERVING: slice over (it stays on the trees), the IDLE class's
+ *              one request sent, or nothing queued and no reason to wait;
+ *     WAITING: nothing to idle for at the last completion, and others
+ *              are waiting;
+ *     IDLE:    the timer fired;
+ *     DRY:     another queue's request arrived;
+ *     any:     hcfq_should_preempt() said so.
+ *   A queue that expires with nothing queued leaves the trees.
+ *
  * Time charged is device time (hcfq_charge()): each completion pays the
  * time since the previous completion or its own dispatch, whichever is
  * later, and the active queue pays for the time the device stays empty
@@ -949,12 +975,52 @@ static void hcfq_fifo_add(struct hcfq_queue *hq, struct request *rq)
 	list_add_tail(&rq->queuelist, &hq->fifo);
 }
 
+/*
+ * Should @hq, which has just been given a request, take the disk from
+ * the active queue?  Every preemption rule is here.  Returns the reason,
+ * for the trace, or NULL to let the active queue go on.
+ */
+static const char *hcfq_should_preempt(struct hcfq_data *hd,
+				       struct hcfq_queue *hq, u64 now)
+{
+	struct hcfq_queue *active = hd->active;
+
+	lockdep_assert_held(&hd->lock);
+
+	if (!active || active == hq)
+		return NULL;
+	/*
+	 * A reader does not wait behind writeback, in any group, as with
+	 * CFQ; writeback keeps an eighth of an async slice per turn and is
+	 * charged only for the time it used, so its share stays what its
+	 * weight gives.
+	 */
+	if (hq->sync && !active->sync && !hcfq_class_idle(hq) &&
+	    now - active->slice_start >= READ_ONCE(hd->slice_async) / 8)
+		return "preempt async";
+	if (active->group == hq->group) {
+		/* any request of the group it idles for ends group idling */
+		if (hd->idling == HCFQ_IDLE_GROUP)
+			return "preempt";
+		/* RT preempts the other classes */
+		if (IOPRIO_PRIO_CLASS(hq->ioprio) == IOPRIO_CLASS_RT &&
+		    IOPRIO_PRIO_CLASS(active->ioprio) != IOPRIO_CLASS_RT)
+			return "preempt";
+		return NULL;
+	}
+	/* another group's IDLE class goes as soon as RT or BE wants in */
+	if (hcfq_class_idle(active) && !hcfq_class_idle(hq))
+		return "preempt idle class";
+	return NULL;
+}
+
 static void hcfq_insert_request(struct hcfq_data *hd, struct request *rq,
 				blk_insert_t flags, struct list_head *free)
 {
 	struct request_queue *q = hd->queue;
-	struct hcfq_queue *hq, *active;
+	struct hcfq_queue *hq;
 	u64 now = ktime_get_ns();
+	const char *why;
 
 	lockdep_assert_held(&hd->lock);
 
@@ -995,28 +1061,9 @@ static void hcfq_insert_request(struct hcfq_data *hd, struct request *rq,
 	if (!hq->entity.on_tree)
 		hcfq_activate_queue(hd, hq);
 
-	active = hd->active;
-	if (!active || active == hq)
-		goto out;
-	if (hq->sync && !active->sync && !hcfq_class_idle(hq) &&
-	    now - active->slice_start >= READ_ONCE(hd->slice_async) / 8) {
-		/*
-		 * A reader does not wait behind writeback, in any group, as
-		 * with CFQ; writeback keeps an eighth of an async slice per
-		 * turn and is charged only for the time it used, so its
-		 * share stays what its weight gives.
-		 */
-		hcfq_expire(hd, now, "preempt async");
-	} else if (active->group == hq->group) {
-		/* group idling ends, RT preempts BE */
-		if (hd->idling == HCFQ_IDLE_GROUP ||
-		    (IOPRIO_PRIO_CLASS(hq->ioprio) == IOPRIO_CLASS_RT &&
-		     IOPRIO_PRIO_CLASS(active->ioprio) != IOPRIO_CLASS_RT))
-			hcfq_expire(hd, now, "preempt");
-	} else if (hcfq_class_idle(active) && !hcfq_class_idle(hq)) {
-		hcfq_expire(hd, now, "preempt idle class");
-	}
-out:
+	why = hcfq_should_preempt(hd, hq, now);
+	if (why)
+		hcfq_expire(hd, now, why);
 	if (hd->active != hq || !hd->idling)
 		return;
 	if (hd->idling == HCFQ_IDLE_DRY) {

@@ -3,8 +3,9 @@
  * KUnit tests for hcfq's pure logic: weights by I/O priority, vtime
  * charging, service-tree ordering and placement, hierarchical shares,
  * slice scaling, FIFO order with REQ_PRIO, the admission share of the
- * scheduler tags and the device time a holding queue pays.  Included from
- * hcfq-iosched.c so that the static helpers can be tested as they are.
+ * scheduler tags, the device time a holding queue pays and the
+ * preemption rules.  Included from hcfq-iosched.c so that the static
+ * helpers can be tested as they are.
  */
 #include <kunit/test.h>
 
@@ -339,6 +340,88 @@ static void hcfq_test_charge_hold(struct kunit *test)
 	spin_unlock_irq(&hd.lock);
 }
 
+/* the reason hcfq_should_preempt() gives, "-" for none */
+static const char *hcfq_test_why(struct hcfq_data *hd, struct hcfq_queue *hq,
+				 u64 now)
+{
+	return hcfq_should_preempt(hd, hq, now) ?: "-";
+}
+
+static void hcfq_test_should_preempt(struct kunit *test)
+{
+	u16 be4 = IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 4);
+	u16 rt4 = IOPRIO_PRIO_VALUE(IOPRIO_CLASS_RT, 4);
+	u16 idle = IOPRIO_PRIO_VALUE(IOPRIO_CLASS_IDLE, 0);
+	struct hcfq_group *ga, *gb;
+	struct hcfq_queue act = {}, hq = {};
+	struct hcfq_data hd = {};
+	u64 now = 100 * NSEC_PER_MSEC;
+
+	/* the groups are only compared; off the stack, they are large */
+	ga = kunit_kzalloc(test, sizeof(*ga), GFP_KERNEL);
+	gb = kunit_kzalloc(test, sizeof(*gb), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ga);
+	KUNIT_ASSERT_NOT_NULL(test, gb);
+	spin_lock_init(&hd.lock);
+	spin_lock_irq(&hd.lock);
+	hd.slice_async = 40 * NSEC_PER_MSEC;
+	act.group = ga;
+	act.ioprio = be4;
+	act.sync = true;
+	act.slice_start = now - NSEC_PER_MSEC;
+	hq.group = ga;
+	hq.ioprio = be4;
+	hq.sync = true;
+
+	/* nobody active, or the active queue itself: nothing to preempt */
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why(&hd, &hq, now), "-");
+	hd.active = &act;
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why(&hd, &act, now), "-");
+	/* a BE sibling waits its turn; group idling ends at its request */
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why(&hd, &hq, now), "-");
+	hd.idling = HCFQ_IDLE_QUEUE;
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why(&hd, &hq, now), "-");
+	hd.idling = HCFQ_IDLE_GROUP;
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why(&hd, &hq, now), "preempt");
+	hd.idling = HCFQ_IDLE_NONE;
+	/* RT preempts BE in its group, not RT, and not in another group */
+	hq.ioprio = rt4;
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why(&hd, &hq, now), "preempt");
+	act.ioprio = rt4;
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why(&hd, &hq, now), "-");
+	act.ioprio = be4;
+	hq.group = gb;
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why(&hd, &hq, now), "-");
+	hq.ioprio = be4;
+
+	/* a reader preempts writeback, anywhere, after an eighth of a slice */
+	act.sync = false;
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why(&hd, &hq, now), "-");
+	act.slice_start = now - 5 * NSEC_PER_MSEC;
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why(&hd, &hq, now),
+			   "preempt async");
+	hq.group = ga;
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why(&hd, &hq, now),
+			   "preempt async");
+	/* but an IDLE-class reader does not, nor async I/O */
+	hq.ioprio = idle;
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why(&hd, &hq, now), "-");
+	hq.ioprio = be4;
+	hq.sync = false;
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why(&hd, &hq, now), "-");
+	hq.sync = true;
+	act.sync = true;
+
+	/* another group's IDLE class yields to RT or BE, not to IDLE */
+	act.ioprio = idle;
+	hq.group = gb;
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why(&hd, &hq, now),
+			   "preempt idle class");
+	hq.ioprio = idle;
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why(&hd, &hq, now), "-");
+	spin_unlock_irq(&hd.lock);
+}
+
 static struct kunit_case hcfq_test_cases[] = {
 	KUNIT_CASE(hcfq_test_prio_weight),
 	KUNIT_CASE(hcfq_test_vtime_delta),
@@ -351,6 +434,7 @@ static struct kunit_case hcfq_test_cases[] = {
 	KUNIT_CASE(hcfq_test_fifo_prio),
 	KUNIT_CASE(hcfq_test_share_depth),
 	KUNIT_CASE(hcfq_test_charge_hold),
+	KUNIT_CASE(hcfq_test_should_preempt),
 	{}
 };
 
