@@ -118,6 +118,7 @@
 #include "elevator.h"
 #include "blk.h"
 #include "blk-mq.h"
+#include "blk-mq-debugfs.h"
 #include "blk-mq-sched.h"
 #include "blk-wbt.h"
 #include "hcfq-iosched.h"
@@ -1637,6 +1638,88 @@ static struct elv_fs_entry hcfq_attrs[] = {
 	__ATTR_NULL
 };
 
+#ifdef CONFIG_BLK_DEBUG_FS
+/*
+ * debugfs, block/<disk>/sched/: the state machine as it is now, read
+ * under hd->lock.  "active" is the queue being served, "idling" what the
+ * disk waits for, "busy" the counts that decide whether it waits.
+ */
+static const char *const hcfq_idle_names[] = {
+	[HCFQ_IDLE_NONE]	= "none",
+	[HCFQ_IDLE_QUEUE]	= "queue",
+	[HCFQ_IDLE_GROUP]	= "group",
+	[HCFQ_IDLE_DRY]		= "dry",
+};
+
+static const char *const hcfq_class_names[] = {
+	[IOPRIO_CLASS_NONE]	= "none",
+	[IOPRIO_CLASS_RT]	= "rt",
+	[IOPRIO_CLASS_BE]	= "be",
+	[IOPRIO_CLASS_IDLE]	= "idle",
+};
+
+static int hcfq_active_show(void *data, struct seq_file *m)
+{
+	struct request_queue *q = data;
+	struct hcfq_data *hd = q->elevator->elevator_data;
+	u64 now = ktime_get_ns();
+	struct hcfq_queue *hq;
+	unsigned int class;
+
+	spin_lock_irq(&hd->lock);
+	hq = hd->active;
+	if (!hq) {
+		seq_puts(m, "none\n");
+		goto out;
+	}
+	class = IOPRIO_PRIO_CLASS(hq->ioprio);
+	seq_printf(m, "pid %d %s cgroup %llu class %s/%u queued %u in_driver %u dispatched %u used_us %llu left_us %lld\n",
+		   hq->pid, hq->sync ? "sync" : "async",
+		   cgroup_id(hcfqg_to_blkg(hq->group)->blkcg->css.cgroup),
+		   class < ARRAY_SIZE(hcfq_class_names) &&
+		   hcfq_class_names[class] ? hcfq_class_names[class] : "?",
+		   (unsigned int)IOPRIO_PRIO_LEVEL(hq->ioprio), hq->nr_queued,
+		   hq->nr_dispatched, hq->slice_dispatched,
+		   div_u64(now - hq->slice_start, NSEC_PER_USEC),
+		   div_s64((s64)(hq->slice_end - now), NSEC_PER_USEC));
+out:
+	spin_unlock_irq(&hd->lock);
+	return 0;
+}
+
+static int hcfq_idling_show(void *data, struct seq_file *m)
+{
+	struct request_queue *q = data;
+	struct hcfq_data *hd = q->elevator->elevator_data;
+
+	spin_lock_irq(&hd->lock);
+	seq_printf(m, "%s\n", hd->idling < ARRAY_SIZE(hcfq_idle_names) ?
+		   hcfq_idle_names[hd->idling] : "?");
+	spin_unlock_irq(&hd->lock);
+	return 0;
+}
+
+static int hcfq_busy_show(void *data, struct seq_file *m)
+{
+	struct request_queue *q = data;
+	struct hcfq_data *hd = q->elevator->elevator_data;
+
+	spin_lock_irq(&hd->lock);
+	seq_printf(m, "queues %u queued %u in_driver %u dispatch_list %zu withheld %d\n",
+		   hd->nr_busy, hd->nr_queued, hd->nr_driver,
+		   list_count_nodes(&hd->dispatch), hd->withheld);
+	spin_unlock_irq(&hd->lock);
+	return 0;
+}
+
+static const struct blk_mq_debugfs_attr hcfq_queue_debugfs_attrs[] = {
+	{"active", 0400, hcfq_active_show},
+	{"idling", 0400, hcfq_idling_show},
+	{"busy", 0400, hcfq_busy_show},
+	{},
+};
+#endif
+
 static struct elevator_type hcfq_mq = {
 	.ops = {
 		.depth_updated		= hcfq_depth_updated,
@@ -1656,6 +1739,9 @@ static struct elevator_type hcfq_mq = {
 		.init_sched		= hcfq_init_sched,
 		.exit_sched		= hcfq_exit_sched,
 	},
+#ifdef CONFIG_BLK_DEBUG_FS
+	.queue_debugfs_attrs = hcfq_queue_debugfs_attrs,
+#endif
 	.icq_size	= sizeof(struct hcfq_io_cq),
 	.icq_align	= __alignof__(struct hcfq_io_cq),
 	.elevator_attrs	= hcfq_attrs,

@@ -1,0 +1,101 @@
+#!/bin/sh
+# budget: 60
+# results: files quiet active idling busy drained dmesg
+# hcfq's debugfs files, block/<disk>/sched/{active,idling,busy}, show the
+# state machine: with nothing to do nothing is queued or in the driver;
+# while one ionice -c2 -n7 QD1 reader in g1 runs, the active queue is a
+# sync queue of g1's cgroup (the id that blktrace shows, the cgroup
+# directory's inode) at class be/7, at most one request is in the
+# driver (the disk has one tag), and idling names one of the four
+# kinds; once it ends, the scheduler has drained.
+. /tests/guest/lib.sh
+. /tests/guest/fair.sh
+
+fair_disk dbgfs hcfq || { result "$SCEN" FAIL "disk setup failed"; exit 0; }
+fair_groups hcfq "g1:500" || { result "$SCEN" FAIL "cgroup setup failed"; exit 0; }
+D=/sys/kernel/debug/block/$(basename "$DEV")/sched
+miss=
+for f in active idling busy; do
+	[ -r "$D/$f" ] || miss="$miss $f"
+done
+if [ -n "$miss" ]; then
+	result "$SCEN:files" FAIL "missing in $D:$miss"
+else
+	result "$SCEN:files" PASS "$D has active idling busy"
+fi
+
+# "queues N queued N in_driver N dispatch_list N withheld N": field VALUE
+busy_field() {
+	awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }' "$D/busy"
+}
+
+b=$(cat "$D/busy" 2>&1)
+if [ "$(busy_field queued)" = 0 ] && [ "$(busy_field in_driver)" = 0 ]; then
+	result "$SCEN:quiet" PASS "no I/O: $b"
+else
+	result "$SCEN:quiet" FAIL "no I/O, yet: $b"
+fi
+
+id=$(stat -c %i "$(cg_path g1)")
+cg_exec g1 ionice -c2 -n7 fio --name=dbg --filename="$DEV" --rw=read \
+	--bs=8k --direct=1 --ioengine=psync --time_based --runtime=6 \
+	--size=256m --output=/dev/null > /dev/null 2>&1 &
+fpid=$!
+sleep 1
+: > "$ODIR/samples"
+i=0
+while [ $i -lt 15 ]; do
+	{ echo "active $(cat "$D/active")"; echo "idling $(cat "$D/idling")"
+	  echo "busy $(cat "$D/busy")"; } >> "$ODIR/samples" 2>&1
+	sleep 0.2
+	i=$((i + 1))
+done
+wait "$fpid"
+frc=$?
+text "$SCEN" < "$ODIR/samples"
+
+# active: every sample that names a queue names g1's sync be/7 queue,
+# and at least half of them name one
+awk -v id="$id" '
+	$1 != "active" { next }
+	{ n++ }
+	$2 == "none" { next }
+	$2 == "pid" && $4 == "sync" && $5 == "cgroup" && $6 == id &&
+	    $7 == "class" && $8 == "be/7" { ok++; next }
+	{ bad++; if (!first) first = $0 }
+	END { printf "%d %d %d %s\n", n, ok, bad, first }' "$ODIR/samples" > "$ODIR/active"
+read -r n ok bad first < "$ODIR/active"
+if [ "$frc" != 0 ]; then
+	result "$SCEN:active" FAIL "fio exited $frc"
+elif [ "$bad" = 0 ] && [ $((ok * 2)) -ge "$n" ]; then
+	result "$SCEN:active" PASS "$ok of $n samples show g1's sync be/7 queue (cgroup $id), none another"
+else
+	result "$SCEN:active" FAIL "$ok of $n samples show g1's sync be/7 queue (cgroup $id); other: $first"
+fi
+
+bad=$(awk '$1 == "idling" && $2 !~ /^(none|queue|group|dry)$/' "$ODIR/samples" | head -1)
+n=$(grep -c '^idling ' "$ODIR/samples")
+if [ -z "$bad" ] && [ "$n" -gt 0 ]; then
+	result "$SCEN:idling" PASS "$n samples, each none, queue, group or dry"
+else
+	result "$SCEN:idling" FAIL "$n samples; bad: ${bad:-no sample}"
+fi
+
+# one reader at QD1 on a one-tag disk: one queue busy, <= 1 in the driver
+bad=$(awk '$1 == "busy" && ($2 != "queues" || $3 > 1 || $5 > 1 || $7 > 1)' "$ODIR/samples" | head -1)
+n=$(grep -c '^busy queues ' "$ODIR/samples")
+if [ -z "$bad" ] && [ "$n" -gt 0 ]; then
+	result "$SCEN:busy" PASS "$n samples, each with <= 1 queue busy, queued and in the driver"
+else
+	result "$SCEN:busy" FAIL "$n samples; bad: ${bad:-no sample}"
+fi
+
+b=$(cat "$D/busy" 2>&1)
+if [ "$(busy_field queued)" = 0 ] && [ "$(busy_field in_driver)" = 0 ] &&
+   [ "$(busy_field dispatch_list)" = 0 ]; then
+	result "$SCEN:drained" PASS "after the reader: $b"
+else
+	result "$SCEN:drained" FAIL "after the reader: $b"
+fi
+nullb_destroy dbgfs
+dmesg_check > /dev/null; check_rc "$SCEN:dmesg" $? "no kernel warnings"
