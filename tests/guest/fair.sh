@@ -13,8 +13,9 @@
 #       every second into $ODIR/TAG.samples ("t name bytes ms uptime");
 #       then writes $ODIR/TAG.fio (name fio-bytes), $ODIR/TAG.cg (name
 #       kernel-counted bytes over the run), $ODIR/TAG.win (name bytes in
-#       the window [WIN_FROM, RUNTIME - 1] s, all groups running) and
-#       $ODIR/TAG.time (name ms of disk time hcfq charged in the window).
+#       the window of samples in which all groups were running, from
+#       sample WIN_FROM on: see fair_window) and $ODIR/TAG.time (name ms
+#       of disk time hcfq charged in the window).
 #       FAIR_RAMP=S runs S seconds more first, which fio leaves out of
 #       its numbers (--ramp_time) and the window too ([S, S+RUNTIME-1]);
 #       FAIR_DIR=D gives each group the file D/name instead of a 512 MiB
@@ -143,16 +144,41 @@ fair_run() {
 		_fr_pre=$(awk -v n="$_fr_n" '$1 == n { print $2 }' "$ODIR/$_fr_tag.pre")
 		echo "$_fr_n $(($(grp_bytes "$_fr_n") - _fr_pre))" >> "$ODIR/$_fr_tag.cg"
 	done
-	awk -v a="$_fr_win" -v b=$((_fr_rt - 1)) '
-		$1 == a { s[$2] = $3; o[++n] = $2 }
-		$1 == b { e[$2] = $3 }
-		END { for (i = 1; i <= n; i++) print o[i], e[o[i]] - s[o[i]] }' \
-		"$ODIR/$_fr_tag.samples" > "$ODIR/$_fr_tag.win"
-	awk -v a="$_fr_win" -v b=$((_fr_rt - 1)) '
-		$1 == a { s[$2] = $4; o[++n] = $2 }
-		$1 == b { e[$2] = $4 }
-		END { for (i = 1; i <= n; i++) print o[i], e[o[i]] - s[o[i]] }' \
-		"$ODIR/$_fr_tag.samples" > "$ODIR/$_fr_tag.time"
+	fair_window "$ODIR/$_fr_tag" "$_fr_win"
+}
+
+# fair_window PREFIX FROM: the window of PREFIX.samples in which every
+# group was running, and no earlier than sample FROM: from the sample
+# after the last group's first progress to the sample before the first
+# group's last progress (the groups' fio processes start up to a second
+# apart, and the 1 s sampling loop outlasts them). Writes PREFIX.win
+# (bytes), PREFIX.time (ms charged) and PREFIX.winbounds ("first last"
+# sample); PREFIX.win and .time are empty if no such window is left.
+fair_window() {
+	awk -v from="$2" -v pre="$1" '
+		!($2 in seen) { seen[$2] = 1; o[++n] = $2 }
+		{ b[$2, $1] = $3; m[$2, $1] = $4; if ($1 > last) last = $1 }
+		END {
+			a = from; e = last
+			for (i = 1; i <= n; i++) {
+				g = o[i]; f = -1; l = -1
+				for (t = 0; t <= last; t++) {
+					if (f < 0 && b[g, t] > b[g, 0]) f = t
+					if (l < 0 && b[g, t] == b[g, last]) l = t
+				}
+				if (f < 0) { a = last + 1; continue }
+				if (f + 1 > a) a = f + 1
+				if (l - 1 < e) e = l - 1
+			}
+			printf "" > (pre ".win"); printf "" > (pre ".time")
+			print a, e > (pre ".winbounds")
+			if (e - a < 2) exit
+			for (i = 1; i <= n; i++) {
+				g = o[i]
+				print g, b[g, e] - b[g, a] > (pre ".win")
+				print g, m[g, e] - m[g, a] > (pre ".time")
+			}
+		}' "$1.samples"
 }
 
 # max |share - expected| in points; prints "maxdev name=share ..."
