@@ -25,6 +25,7 @@
 #       compares the shares in $ODIR/TAG.FILE (fio, win, time) with the
 #       expected ones; result NAME PASS|FAIL, metric with all shares
 #   fair_agree TAG       largest |kernel - fio| bytes per group, % of fio
+#       (100 if there is nothing to compare)
 #   fair_total TAG       fio's bytes of all groups in run TAG
 #   fair_vs NAME TAG BASE MIN
 #       result NAME PASS if run TAG moved at least MIN x the bytes of run
@@ -213,7 +214,7 @@ fair_agree() {
 	paste "$ODIR/$1.fio" "$ODIR/$1.cg" | awk '
 		{ if ($2 > 0) { d = ($4 - $2) / $2 * 100; if (d < 0) d = -d } else d = 100
 		  if (d > m) m = d }
-		END { printf "%.1f\n", m + 0 }'
+		END { if (!NR) m = 100; printf "%.1f\n", m + 0 }'
 }
 
 fair_total() {
