@@ -1,0 +1,138 @@
+#!/bin/sh
+# budget: 240
+# results: move move-drained remove remove-rmdir dmesg
+# Lifetime under I/O, with hcfq attached (issue 15):
+# - move: four QD1 O_DIRECT readers (two processes each in g1 and g2,
+#   weights 100 and 900) while every 100 ms all of their fio processes
+#   (two mains, four jobs) are moved to the other group, for 5 s (at
+#   least 10 rounds: one takes up to 0.3 s on the debug kernel under
+#   TCG): every fio succeeds, and then nothing is left
+#   queued or in the driver (debugfs busy);
+# - remove: readers and writers in three weighted groups and 12.5 MiB
+#   of a buffered writer's dirty pages, then the null_blk device is
+#   powered off and removed through configfs while they run: that
+#   returns within 30 s (it writes the dirty pages first), every process
+#   ends within 60 s after (with I/O errors; fio's exit is slow on the
+#   debug kernel under TCG), and the groups can be removed afterwards.
+# The host and dmesg_check fail the boot on any splat.
+. /tests/guest/lib.sh
+. /tests/guest/fair.sh
+
+# fio_pids NAME...: pids of the fio processes whose job is NAME
+fio_pids() {
+	for _p in /proc/[0-9]*; do
+		[ "$(cat "$_p/comm" 2>/dev/null)" = fio ] || continue
+		for _n in "$@"; do
+			tr '\0' ' ' < "$_p/cmdline" 2>/dev/null | grep -q -- "--name=$_n " &&
+				echo "${_p#/proc/}"
+		done
+	done
+}
+
+busy_field() {
+	awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }' "$2"
+}
+
+# ---- move
+fair_disk lifem hcfq hw_queue_depth=2 || { result "$SCEN" FAIL "disk setup failed"; exit 0; }
+fair_groups hcfq "g1:100 g2:900" || { result "$SCEN" FAIL "cgroup setup failed"; exit 0; }
+D=/sys/kernel/debug/block/$(basename "$DEV")/sched
+pids=
+for g in g1 g2; do
+	cg_exec "$g" fio --name="mv$g" --filename="$DEV" --rw=randread --bs=8k \
+		--direct=1 --ioengine=psync --numjobs=2 --time_based --runtime=10 \
+		--size=256m --output="$ODIR/move.$g" > /dev/null 2>&1 &
+	pids="$pids $!"
+done
+# the fio processes (two mains, four jobs), found once, as soon as all
+# six exist: scanning /proc takes most of a 100 ms period under TCG
+i=0
+while [ $i -lt 120 ]; do
+	movers=$(fio_pids mvg1 mvg2)
+	[ "$(echo $movers | wc -w)" -ge 6 ] && break
+	sleep 0.25
+	i=$((i + 1))
+done
+moves=0 rounds=0 t0=$(cut -d. -f1 /proc/uptime)
+while [ $(($(cut -d. -f1 /proc/uptime) - t0)) -lt 5 ]; do
+	for p in $movers; do
+		if grep -q "$(cg_rel g1)\$" "/proc/$p/cgroup" 2>/dev/null; then
+			echo "$p" > "$(cg_path g2)/cgroup.procs" 2>/dev/null
+		else
+			echo "$p" > "$(cg_path g1)/cgroup.procs" 2>/dev/null
+		fi && moves=$((moves + 1))
+	done
+	rounds=$((rounds + 1))
+	sleep 0.1
+done
+bad=0
+for p in $pids; do
+	wait "$p" || bad=$((bad + 1))
+done
+np=$(echo $movers | wc -w)
+if [ "$bad" = 0 ] && [ "$np" -ge 6 ] && [ "$rounds" -ge 10 ] &&
+   [ "$moves" -ge $((rounds * 4)) ]; then
+	result "$SCEN:move" PASS "$rounds rounds, $moves moves of $np fio processes between g1 and g2 under I/O; every fio succeeded"
+else
+	result "$SCEN:move" FAIL "$rounds rounds (want >= 10), $moves moves of $np processes (want 6 processes, >= 4 moves a round); $bad fio runs failed"
+fi
+cat "$D/busy" > "$ODIR/move.busy" 2>&1
+if [ "$(busy_field queued "$ODIR/move.busy")" = 0 ] &&
+   [ "$(busy_field in_driver "$ODIR/move.busy")" = 0 ]; then
+	result "$SCEN:move-drained" PASS "after the moves: $(cat "$ODIR/move.busy")"
+else
+	result "$SCEN:move-drained" FAIL "after the moves: $(cat "$ODIR/move.busy")"
+fi
+nullb_destroy lifem
+rmdir "$(cg_path g1)" "$(cg_path g2)" 2>/dev/null
+
+# ---- remove
+fair_disk lifer hcfq || { result "$SCEN:remove" FAIL "disk setup failed"; exit 0; }
+fair_groups hcfq "r1:100 r3:300 r6:600" || { result "$SCEN:remove" FAIL "cgroup setup failed"; exit 0; }
+pids=
+i=0
+for g in r1 r3 r6; do
+	rw="read"
+	[ "$g" = r6 ] && rw="write"
+	cg_exec "$g" fio --name="rm$g" --filename="$DEV" --rw=$rw --bs=8k \
+		--direct=1 --ioengine=psync --time_based --runtime=30 \
+		--offset=$((i * 512))m --size=512m --output="$ODIR/remove.$g" \
+		> /dev/null 2>&1 &
+	pids="$pids $!"
+	i=$((i + 1))
+done
+# and a buffered writer, so that writeback is in flight too
+cg_exec r3 dd if=/dev/zero of="$DEV" bs=64k count=200 seek=30000 2> /dev/null &
+pids="$pids $!"
+sleep 2
+t0=$(cut -d. -f1 /proc/uptime)
+echo 0 > /sys/kernel/config/nullb/lifer/power
+rmdir /sys/kernel/config/nullb/lifer
+# powering off waits for the dirty pages to be written first
+tp=$(cut -d. -f1 /proc/uptime)
+left=0
+for p in $pids; do
+	while kill -0 "$p" 2>/dev/null &&
+	      [ $(($(cut -d. -f1 /proc/uptime) - tp)) -lt 60 ]; do
+		sleep 0.2
+	done
+	kill -0 "$p" 2>/dev/null && left=$((left + 1))
+done
+took=$(($(cut -d. -f1 /proc/uptime) - tp))
+if [ "$left" = 0 ] && [ $((tp - t0)) -le 30 ]; then
+	result "$SCEN:remove" PASS "device removed under I/O in $((tp - t0)) s; all 4 readers and writers ended $took s after"
+else
+	result "$SCEN:remove" FAIL "removal took $((tp - t0)) s (want <= 30); $left of 4 processes still running $took s after"
+	for p in $pids; do kill -9 "$p" 2>/dev/null; done
+fi
+wait
+rmf=
+for g in r1 r3 r6; do
+	rmdir "$(cg_path "$g")" 2>/dev/null || rmf="$rmf $g"
+done
+if [ -z "$rmf" ]; then
+	result "$SCEN:remove-rmdir" PASS "groups removed after the device went away"
+else
+	result "$SCEN:remove-rmdir" FAIL "rmdir failed for:$rmf"
+fi
+dmesg_check > /dev/null; check_rc "$SCEN:dmesg" $? "no kernel warnings"
