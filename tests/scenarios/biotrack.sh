@@ -1,5 +1,5 @@
 #!/bin/sh
-# budget: 90
+# budget: 180
 # results: g1-charged g1-not-more root-not-g1 dmesg
 # biotrack (patches/0002): writeback is charged to the cgroup that dirtied
 # the pages, whoever writes it back. ext4 on a QD1 null_blk under hcfq;

@@ -1,5 +1,5 @@
 #!/bin/sh
-# budget: 90
+# budget: 180
 # results: vs-fio bytes time msgs insert svg dmesg
 # Seed 000 under hcfq, recorded with blktrace and read back with blkshare
 # (issue 5). Three cgroups at weights 100/300/600, one QD1 8 KiB O_DIRECT

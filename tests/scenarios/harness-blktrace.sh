@@ -1,5 +1,5 @@
 #!/bin/sh
-# budget: 30
+# budget: 90
 # results: cgid
 # The ftrace blk tracer with options/blk_cgroup records the issuing cgroup's
 # id on each event, and it is the cgroup directory's inode number (printed

@@ -1,5 +1,5 @@
 #!/bin/sh
-# budget: 40
+# budget: 120
 # results: .
 # cg_exec puts fio (and the job process it forks) into the cgroup: checked
 # through /proc/PID/cgroup while fio runs.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# budget: 20
+# budget: 60
 # results: .
 # The cgroup hierarchy /init set up works: v1 has the blkio (and memory)
 # hierarchy with the blkio files, v2 has io and memory in

@@ -1,5 +1,5 @@
 #!/bin/sh
-# budget: 50
+# budget: 150
 # results: 2xdefault-1job default-3jobs
 # null_blk at a fixed completion time is the bottleneck, not the emulated
 # CPU: 8 KiB O_DIRECT psync reads (QD1) must reach 75-100 % of the ideal

@@ -1,5 +1,5 @@
 #!/bin/sh
-# budget: 300
+# budget: 600
 # results: dread dread-tput dwrite dwrite-tput bread bread-tput dmesg
 # hcfq-admit on a QD1 disk at 0.5 ms per request. The think time that
 # hcfq waits for (see hcfq-admit) is then half a request's service, and

@@ -1,5 +1,5 @@
 #!/bin/sh
-# budget: 300
+# budget: 600
 # results: dread dread-tput dwrite dwrite-tput bread bread-tput dmesg
 # hcfq-admit on the icount guest (one vCPU whose clock counts
 # instructions, so think times do not move with the host's load): hcfq's

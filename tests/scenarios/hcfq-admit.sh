@@ -1,5 +1,5 @@
 #!/bin/sh
-# budget: 300
+# budget: 600
 # results: dread dread-tput dwrite dwrite-tput bread bread-tput dmesg
 # Seed 000 as a new user runs it: nr_requests left at the kernel's
 # default. Three cgroups at weights 100/300/600, one QD1 8 KiB job each,

@@ -1,5 +1,5 @@
 #!/bin/sh
-# budget: 30
+# budget: 90
 # results: .
 # Bad input to every hcfq file fails with a clear errno and changes
 # nothing: -ERANGE for out-of-range weights, -EINVAL for malformed input,

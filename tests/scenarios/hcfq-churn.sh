@@ -1,5 +1,5 @@
 #!/bin/sh
-# budget: 90
+# budget: 240
 # results: .
 # Churn: switch the scheduler none -> hcfq -> mq-deadline -> hcfq under
 # load, and rmdir cgroups right after their I/O ends, several times. No

@@ -1,5 +1,5 @@
 #!/bin/sh
-# budget: 180
+# budget: 360
 # results: nr4 nr16 nr128
 # Seed 000's three groups (100/300/600, one QD1 8 KiB O_DIRECT reader
 # each) on the 2 ms QD1 disk with nr_requests set to 4, 16 and 128 (the

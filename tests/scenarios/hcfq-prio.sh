@@ -1,5 +1,5 @@
 #!/bin/sh
-# budget: 60
+# budget: 120
 # results: .
 # Priorities inside one group (seed 001): an RT reader, a BE0, a BE7 and
 # an IDLE reader share one cgroup. Throughput must be ordered

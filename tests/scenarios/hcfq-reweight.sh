@@ -1,5 +1,5 @@
 #!/bin/sh
-# budget: 60
+# budget: 120
 # results: .
 # Runtime weight change: g1 and g2 start at 100/300; 10 s in, g1 becomes
 # 300 and g2 100. From 2 s after the change (wall time of the write) to

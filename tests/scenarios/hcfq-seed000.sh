@@ -1,5 +1,5 @@
 #!/bin/sh
-# budget: 120
+# budget: 240
 # results: read read-window read-stats read-time write write-window write-stats write-time dmesg
 # Seed 000 under hcfq: three cgroups at weights 100/300/600 (v1 through
 # blkio.weight, v2 through io.hcfq.weight), one QD1 8 KiB O_DIRECT job

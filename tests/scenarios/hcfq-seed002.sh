@@ -1,5 +1,5 @@
 #!/bin/sh
-# budget: 180
+# budget: 360
 # results: read read-stats write write-stats mix mix-stats
 # Seed 002: three groups at weights 1000/500/100, each with 100 processes
 # doing random 4 KiB direct I/O (300 processes: more than the scheduler

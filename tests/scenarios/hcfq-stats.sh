@@ -1,5 +1,5 @@
 #!/bin/sh
-# budget: 60
+# budget: 120
 # results: .
 # hcfq's CFQ-style v1 stat files count what the scheduler did (cgroup v1).
 # Groups p and p/c; one 8 KiB O_DIRECT QD1 reader runs 3 s in p/c, then

@@ -1,5 +1,5 @@
 #!/bin/sh
-# budget: 150
+# budget: 300
 # results: alone alone-qd1 two-of-three
 # Work conservation.
 # - alone: one backlogged group (QD8) alone under hcfq gets at least 95 %

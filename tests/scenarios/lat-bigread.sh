@@ -1,5 +1,5 @@
 #!/bin/sh
-# budget: 100
+# budget: 200
 # results: wbt best dmesg
 # Seed 003, big read: one reader against three buffered writers (busybox
 # dd, 4 KiB blocks, as in the seed). Group la (weight 200) holds the

@@ -1,5 +1,5 @@
 #!/bin/sh
-# budget: 120
+# budget: 240
 # results: qd1 pool dmesg
 # Seed 004: a group that keeps one request in flight must still get its
 # share. Raw null_blk (QD1, $NULLB_NSEC per request), 8 KiB O_DIRECT

@@ -1,5 +1,5 @@
 #!/bin/sh
-# budget: 20
+# budget: 60
 # results: off restored dmesg
 # Writeback throttling (issue 4, item 5): hcfq disables blk-wbt while it
 # is the device's scheduler, as bfq does, and the default comes back when
