@@ -1,5 +1,5 @@
 #!/bin/sh
-# budget: 600
+# budget: 900
 # results: read64 read64-tput read64-jobs write64 write64-tput write64-jobs read100 read100-tput read100-jobs write100 write100-tput write100-jobs dmesg
 # hcfq-many on a deep-queue disk: null_blk with hw_queue_depth=32,
 # requests up to 512 KiB and 32 ms per request, so that the disk moves
@@ -17,7 +17,9 @@
 # harness's: with 32 requests in flight for 32 ms each, a group's
 # requests are charged only as they complete, and a slice can leave a
 # queue's worth in the driver. Charging at dispatch (issue 14, item 2)
-# is the fix that should bring this down.
+# is the fix that should bring this down. In a sixth boot write100 was
+# 12.3 points off (g6 high), so this runs in make check-admission
+# (tests/plan.admit), not in make check.
 MANY_DISK="hw_queue_depth=32 max_sectors=1024 completion_nsec=32000000"
 MANY_TOL=7
 export MANY_DISK MANY_TOL

@@ -1,5 +1,5 @@
 #!/bin/sh
-# budget: 600
+# budget: 900
 # results: read64 read64-tput read64-jobs write64 write64-tput write64-jobs read100 read100-tput read100-jobs write100 write100-tput write100-jobs dmesg
 # More processes than scheduler tags. Three cgroups at 100/300/600, each
 # with N QD1 processes (fio numjobs, 8 KiB O_DIRECT, sequential), for N
@@ -11,7 +11,7 @@
 #   shares, whose 20 s windows start up to seconds apart, as a metric).
 #   Recomputed from the samples of the last four boots, that window was
 #   0.0 to 0.7 points off in all 16 runs, where fio's bytes were 0.7 to
-#   3.7 and the old fixed window up to 2.5;
+#   3.7 and the old fixed window 0.6 to 3.7;
 # - hcfq's total at least 0.9 x none's;
 # - every process gets at least a third of its group's mean, in each
 #   group whose processes averaged at least 40 requests (at 10 %, 100
