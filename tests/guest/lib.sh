@@ -61,6 +61,13 @@
 #       has a splat (the pattern in /tests/guest/splat.re, which the host
 #       also applies to the whole console log)
 #   check_rc NAME RC "detail"        result NAME PASS if RC is 0, else FAIL
+# scheduler state and processes:
+#   sched_busy DEV                   hcfq's debugfs busy line for DEV
+#       ("queues N queued N in_driver N dispatch_list N withheld N")
+#   sched_drained NAME DEV "when"    result NAME PASS if that line shows
+#       nothing queued, in the driver or on the dispatch list
+#   wait_gone SECS PID...            waits up to SECS s of uptime for the
+#       PIDs (children of this shell) to end; WAIT_LEFT = how many did not
 
 : "${OUT:=/out}"
 : "${RESULTS:=/dev/ttyS1}"
@@ -281,4 +288,35 @@ dmesg_check() {
 
 check_rc() {
 	if [ "$2" -eq 0 ]; then result "$1" PASS "$3"; else result "$1" FAIL "$3"; fi
+}
+
+# ---------------------------------------------------------------- state
+sched_busy() {
+	cat "/sys/kernel/debug/block/$(basename "$1")/sched/busy" 2>&1
+}
+
+sched_drained() {
+	_sd_b=$(sched_busy "$2")
+	if echo "$_sd_b" | awk '{ for (i = 1; i < NF; i++) v[$i] = $(i + 1) }
+		END { exit !(v["queued"] == "0" && v["in_driver"] == "0" &&
+			     v["dispatch_list"] == "0") }'; then
+		result "$1" PASS "$3: $_sd_b"
+	else
+		result "$1" FAIL "$3: $_sd_b"
+	fi
+}
+
+# not in a $(...): the waiting shell itself must reap the children, or
+# kill -0 finds their zombies alive
+wait_gone() {
+	_wg_end=$(($(cut -d. -f1 /proc/uptime) + $1))
+	shift
+	WAIT_LEFT=0
+	for _wg_p in "$@"; do
+		while kill -0 "$_wg_p" 2>/dev/null &&
+		      [ "$(cut -d. -f1 /proc/uptime)" -lt "$_wg_end" ]; do
+			sleep 0.2
+		done
+		kill -0 "$_wg_p" 2>/dev/null && WAIT_LEFT=$((WAIT_LEFT + 1))
+	done
 }

@@ -24,17 +24,7 @@ else
 	result "$SCEN:files" PASS "$D has active idling busy"
 fi
 
-# "queues N queued N in_driver N dispatch_list N withheld N": field VALUE
-busy_field() {
-	awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }' "$D/busy"
-}
-
-b=$(cat "$D/busy" 2>&1)
-if [ "$(busy_field queued)" = 0 ] && [ "$(busy_field in_driver)" = 0 ]; then
-	result "$SCEN:quiet" PASS "no I/O: $b"
-else
-	result "$SCEN:quiet" FAIL "no I/O, yet: $b"
-fi
+sched_drained "$SCEN:quiet" "$DEV" "no I/O"
 
 id=$(stat -c %i "$(cg_path g1)")
 cg_exec g1 ionice -c2 -n7 fio --name=dbg --filename="$DEV" --rw=read \
@@ -98,12 +88,6 @@ else
 	result "$SCEN:busy" FAIL "$n samples; bad: ${bad:-no sample}"
 fi
 
-b=$(cat "$D/busy" 2>&1)
-if [ "$(busy_field queued)" = 0 ] && [ "$(busy_field in_driver)" = 0 ] &&
-   [ "$(busy_field dispatch_list)" = 0 ]; then
-	result "$SCEN:drained" PASS "after the reader: $b"
-else
-	result "$SCEN:drained" FAIL "after the reader: $b"
-fi
+sched_drained "$SCEN:drained" "$DEV" "after the reader"
 nullb_destroy dbgfs
 dmesg_check > /dev/null; check_rc "$SCEN:dmesg" $? "no kernel warnings"

@@ -22,22 +22,6 @@
 T=/sys/kernel/tracing
 NB=/sys/kernel/config/nullb
 
-busy_field() {
-	awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }' "$2"
-}
-
-# drained NAME: result NAME from debugfs busy
-drained() {
-	cat "$D/busy" > "$ODIR/$1.busy" 2>&1
-	if [ "$(busy_field queued "$ODIR/$1.busy")" = 0 ] &&
-	   [ "$(busy_field in_driver "$ODIR/$1.busy")" = 0 ] &&
-	   [ "$(busy_field dispatch_list "$ODIR/$1.busy")" = 0 ]; then
-		result "$SCEN:$1" PASS "$(cat "$ODIR/$1.busy")"
-	else
-		result "$SCEN:$1" FAIL "$(cat "$ODIR/$1.busy")"
-	fi
-}
-
 # inject NAME KIND PROBABILITY TIMES
 inject() {
 	_f=$NB/$1/$2_inject
@@ -70,7 +54,6 @@ if [ ! -d "$NB/inj/requeue_inject" ]; then
 	exit 0
 fi
 fair_groups hcfq "g1:100 g3:300 g6:600" || { result "$SCEN" FAIL "cgroup setup failed"; exit 0; }
-D=/sys/kernel/debug/block/$(basename "$DEV")/sched
 
 # ---- requeue
 echo 0 > "$T/tracing_on"
@@ -94,7 +77,7 @@ if [ -z "$bad" ] && [ "$nreq" -gt 0 ]; then
 else
 	result "$SCEN:requeue" FAIL "$nreq requeues (want > 0); fio failed in:${bad:- none}"
 fi
-drained requeue-drained
+sched_drained "$SCEN:requeue-drained" "$DEV" "after the requeues"
 
 # ---- timeout
 q=/sys/block/$(basename "$DEV")/queue
@@ -102,14 +85,9 @@ echo 1000 > "$q/io_timeout" || { result "$SCEN:timeout" FAIL "io_timeout not set
 inject inj timeout 2 3 || { result "$SCEN:timeout" FAIL "timeout_inject setup failed"; exit 0; }
 t0=$(cut -d. -f1 /proc/uptime)
 load to 6
-left=0
-for p in $LOAD_PIDS; do
-	while kill -0 "$p" 2>/dev/null &&
-	      [ $(($(cut -d. -f1 /proc/uptime) - t0)) -lt 90 ]; do
-		sleep 0.2
-	done
-	kill -0 "$p" 2>/dev/null && left=$((left + 1))
-done
+# shellcheck disable=SC2086
+wait_gone $((t0 + 90 - $(cut -d. -f1 /proc/uptime))) $LOAD_PIDS
+left=$WAIT_LEFT
 took=$(($(cut -d. -f1 /proc/uptime) - t0))
 inject inj timeout 0 0
 errs=0
@@ -124,6 +102,6 @@ else
 	for p in $LOAD_PIDS; do kill -9 "$p" 2>/dev/null; done
 fi
 wait
-drained timeout-drained
+sched_drained "$SCEN:timeout-drained" "$DEV" "after the timeouts"
 nullb_destroy inj
 dmesg_check > /dev/null; check_rc "$SCEN:dmesg" $? "no kernel warnings"

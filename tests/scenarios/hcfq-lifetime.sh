@@ -18,14 +18,9 @@
 . /tests/guest/lib.sh
 . /tests/guest/fair.sh
 
-busy_field() {
-	awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }' "$2"
-}
-
 # ---- move
 fair_disk lifem hcfq hw_queue_depth=2 || { result "$SCEN" FAIL "disk setup failed"; exit 0; }
 fair_groups hcfq "g1:100 g2:900" || { result "$SCEN" FAIL "cgroup setup failed"; exit 0; }
-D=/sys/kernel/debug/block/$(basename "$DEV")/sched
 pids=
 for g in g1 g2; do
 	cg_exec "$g" fio --name="mv$g" --filename="$DEV" --rw=randread --bs=8k \
@@ -71,13 +66,7 @@ if [ "$bad" = 0 ] && [ "$np" -ge 6 ] && [ "$rounds" -ge 4 ] &&
 else
 	result "$SCEN:move" FAIL "$rounds rounds (want >= 4), $moves moves of $np processes (want 6 processes, >= 4 moves a round); $bad fio runs failed"
 fi
-cat "$D/busy" > "$ODIR/move.busy" 2>&1
-if [ "$(busy_field queued "$ODIR/move.busy")" = 0 ] &&
-   [ "$(busy_field in_driver "$ODIR/move.busy")" = 0 ]; then
-	result "$SCEN:move-drained" PASS "after the moves: $(cat "$ODIR/move.busy")"
-else
-	result "$SCEN:move-drained" FAIL "after the moves: $(cat "$ODIR/move.busy")"
-fi
+sched_drained "$SCEN:move-drained" "$DEV" "after the moves"
 nullb_destroy lifem
 rmdir "$(cg_path g1)" "$(cg_path g2)" 2>/dev/null
 
@@ -117,14 +106,9 @@ echo 0 > /sys/kernel/config/nullb/lifer/power
 rmdir /sys/kernel/config/nullb/lifer
 # powering off waits for the dirty pages to be written first
 tp=$(cut -d. -f1 /proc/uptime)
-left=0
-for p in $pids; do
-	while kill -0 "$p" 2>/dev/null &&
-	      [ $(($(cut -d. -f1 /proc/uptime) - tp)) -lt 60 ]; do
-		sleep 0.2
-	done
-	kill -0 "$p" 2>/dev/null && left=$((left + 1))
-done
+# shellcheck disable=SC2086
+wait_gone 60 $pids
+left=$WAIT_LEFT
 took=$(($(cut -d. -f1 /proc/uptime) - tp))
 if [ "$n" != 3 ]; then
 	result "$SCEN:remove" FAIL "only $n of 3 groups had done I/O after 30 s"
