@@ -731,6 +731,14 @@ static enum hcfq_idle_kind hcfq_idle_kind(struct hcfq_data *hd,
 	return HCFQ_IDLE_NONE;
 }
 
+/* enum hcfq_idle_kind's names, for trace messages and debugfs */
+static const char *const hcfq_idle_names[] __maybe_unused = {
+	[HCFQ_IDLE_NONE]	= "none",
+	[HCFQ_IDLE_QUEUE]	= "queue",
+	[HCFQ_IDLE_GROUP]	= "group",
+	[HCFQ_IDLE_DRY]		= "dry",
+};
+
 static void hcfq_arm_idle(struct hcfq_data *hd, enum hcfq_idle_kind kind)
 {
 	u64 wait = kind == HCFQ_IDLE_QUEUE ? READ_ONCE(hd->slice_idle) :
@@ -742,7 +750,7 @@ static void hcfq_arm_idle(struct hcfq_data *hd, enum hcfq_idle_kind kind)
 	hd->idling = kind;
 	hrtimer_start(&hd->idle_timer, ns_to_ktime(wait), HRTIMER_MODE_REL);
 	hcfq_log_queue(hd, hq, "idle %s %llu us",
-		       kind == HCFQ_IDLE_QUEUE ? "queue" : "group",
+		       hcfq_idle_names[kind],
 		       div_u64(wait, NSEC_PER_USEC));
 }
 
@@ -1644,13 +1652,6 @@ static struct elv_fs_entry hcfq_attrs[] = {
  * under hd->lock.  "active" is the queue being served, "idling" what the
  * disk waits for, "busy" the counts that decide whether it waits.
  */
-static const char *const hcfq_idle_names[] = {
-	[HCFQ_IDLE_NONE]	= "none",
-	[HCFQ_IDLE_QUEUE]	= "queue",
-	[HCFQ_IDLE_GROUP]	= "group",
-	[HCFQ_IDLE_DRY]		= "dry",
-};
-
 static const char *const hcfq_class_names[] = {
 	[IOPRIO_CLASS_NONE]	= "none",
 	[IOPRIO_CLASS_RT]	= "rt",
