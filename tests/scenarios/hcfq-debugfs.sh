@@ -71,22 +71,25 @@ else
 	result "$SCEN:active" FAIL "$ok of $n samples show g1's sync be/7 queue (cgroup $id); other: $first"
 fi
 
-bad=$(awk '$1 == "idling" && $2 !~ /^(none|queue|group|dry)$/' "$ODIR/samples" | head -1)
-n=$(grep -c '^idling ' "$ODIR/samples")
-if [ -z "$bad" ] && [ "$n" -gt 0 ]; then
-	result "$SCEN:idling" PASS "$n samples, each none, queue, group or dry"
-else
-	result "$SCEN:idling" FAIL "$n samples; bad: ${bad:-no sample}"
-fi
+# each_sample NAME KIND COND WHAT: result NAME PASS if there are KIND
+# samples and none of them matches the awk condition COND
+each_sample() {
+	_es_bad=$(awk -v k="$2" "\$1 == k && ($3)" "$ODIR/samples" | head -1)
+	_es_n=$(awk -v k="$2" '$1 == k { n++ } END { print n + 0 }' "$ODIR/samples")
+	if [ -z "$_es_bad" ] && [ "$_es_n" -gt 0 ]; then
+		result "$1" PASS "$_es_n samples, each $4"
+	else
+		result "$1" FAIL "$_es_n samples; bad: ${_es_bad:-no sample}"
+	fi
+}
 
+# shellcheck disable=SC2016
+each_sample "$SCEN:idling" idling '$2 !~ /^(none|queue|group|dry)$/' \
+	"none, queue, group or dry"
 # one reader at QD1 on a one-tag disk: one queue busy, <= 1 in the driver
-bad=$(awk '$1 == "busy" && ($2 != "queues" || $3 > 1 || $5 > 1 || $7 > 1)' "$ODIR/samples" | head -1)
-n=$(grep -c '^busy queues ' "$ODIR/samples")
-if [ -z "$bad" ] && [ "$n" -gt 0 ]; then
-	result "$SCEN:busy" PASS "$n samples, each with <= 1 queue busy, queued and in the driver"
-else
-	result "$SCEN:busy" FAIL "$n samples; bad: ${bad:-no sample}"
-fi
+# shellcheck disable=SC2016
+each_sample "$SCEN:busy" busy '$2 != "queues" || $3 > 1 || $5 > 1 || $7 > 1' \
+	"with <= 1 queue busy, queued and in the driver"
 
 sched_drained "$SCEN:drained" "$DEV" "after the reader"
 nullb_destroy dbgfs
