@@ -58,5 +58,12 @@ stage kunit tools/run-kunit.sh || true
 stage guest tools/run-tests.sh || true
 
 echo "check: total $(($(date +%s) - T0))s; logs in $LOGS" >&2
+# every failure again, just above the count: a CI log that keeps only its
+# head and tail still names them all
+if ((FAIL > 0)); then
+	echo "check: the $FAIL failures:"
+	grep -hE '^(FAIL |KUNIT .* FAIL)' "$LOGS/blkshare-check.log" \
+		"$LOGS/kunit.log" "$LOGS/guest.log" 2>/dev/null | awk '!seen[$0]++' | head -n 40 || true
+fi
 echo "$PASS passed, $FAIL failed, $SKIP skipped"
 ((FAIL == 0))

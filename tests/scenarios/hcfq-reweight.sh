@@ -6,8 +6,8 @@
 # the end, g1's share of bytes (kernel counters) must average 75 +-3, and
 # every 2 s window must be within +-6 (a 100 ms slice is 5 % of 2 s); the
 # 2 s windows before the change average 25 +-3. Only seconds in which
-# both jobs moved count: fio starts and stops the two jobs up to a
-# second apart, and a window with one job gone is no share.
+# both jobs moved count (fair_window): fio starts and stops the two jobs
+# up to a second apart, and a window with one job gone is no share.
 . /tests/guest/lib.sh
 . /tests/guest/fair.sh
 
@@ -19,14 +19,12 @@ JOB="--rw=read --bs=8k --direct=1 --ioengine=psync --iodepth=1"
 fair_run rw 20 "g1:$JOB;g2:$JOB"
 wait
 S=$(cat "$ODIR/switch")
-# per 2 s window: end uptime, g1's share
-awk '$2 == "g1" { u[$1] = $5; b1[$1] = $3; if ($1 > n) n = $1 }
+# per 2 s window of fair_window's bounds (every group running, first and
+# last partial seconds left out): end uptime, g1's share
+read -r lo hi < "$ODIR/rw.winbounds"
+awk -v lo="$lo" -v hi="$hi" '$2 == "g1" { u[$1] = $5; b1[$1] = $3 }
 	$2 == "g2" { b2[$1] = $3 }
-	END { lo = -1; hi = -1
-	      for (t = 1; t <= n; t++)
-		if (b1[t] > b1[t - 1] && b2[t] > b2[t - 1]) { if (lo < 0) lo = t - 1; hi = t }
-	      if (lo < 2) lo = 2
-	      for (t = lo; t + 2 <= hi; t += 2) {
+	END { for (t = lo; t + 2 <= hi; t += 2) {
 		d1 = b1[t + 2] - b1[t]; d2 = b2[t + 2] - b2[t]
 		if (d1 + d2 > 0) printf "%s %s %.1f\n", u[t], u[t + 2], 100 * d1 / (d1 + d2) } }' \
 	"$ODIR/rw.samples" > "$ODIR/g1.share"
