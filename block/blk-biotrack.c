@@ -94,6 +94,16 @@ static u64 biotrack_owner(struct cgroup_subsys_state *css)
 	return (u64)(u32)css->serial_nr << 32 | (u32)css->id;
 }
 
+/**
+ * __biotrack_folio_dirtied - record @folio's dirtier
+ * @folio: the folio that just turned dirty
+ *
+ * The body of biotrack_folio_dirtied(), for when biotrack is enabled.
+ * Stores the owner with WRITE_ONCE: a folio that another cgroup redirties
+ * while it is under writeback may be charged to either.
+ *
+ * Context: any; does not sleep.
+ */
 void __biotrack_folio_dirtied(struct folio *folio)
 {
 	struct cgroup_subsys_state *css;
@@ -120,6 +130,17 @@ void __biotrack_folio_dirtied(struct folio *folio)
 	page_ext_put(ext);
 }
 
+/**
+ * __biotrack_bio - move a root-group writeback bio to its dirtier's blkg
+ * @bio: a write bio about to be submitted
+ *
+ * The body of biotrack_bio(), for when biotrack is enabled.  Only the
+ * first page of @bio is looked at: writeback builds a bio from one
+ * inode's folios, which one cgroup usually dirtied.  An owner whose css
+ * is gone, offline, or reused (the serial number differs) is ignored.
+ *
+ * Context: any context that may submit a bio; does not sleep.
+ */
 void __biotrack_bio(struct bio *bio)
 {
 	struct cgroup_subsys_state *css;

@@ -62,11 +62,31 @@ static bool hcfq_weight_valid(u64 v)
 	return v >= HCFQ_V1_WEIGHT_MIN && v <= HCFQ_V1_WEIGHT_MAX;
 }
 
+/**
+ * hcfq_group_weight - the weight @hg competes with among its siblings
+ * @hg: the group
+ *
+ * Return: the device-specific weight if one is set, else the cgroup's,
+ * else the default of the hierarchy in use (500 on v1, 100 on v2).
+ *
+ * Context: any; the weights are read with READ_ONCE, so a concurrent
+ * write gives either the old or the new value.
+ */
 unsigned int hcfq_group_weight(struct hcfq_group *hg)
 {
 	return READ_ONCE(hg->weight) ?: hcfq_dfl_weight();
 }
 
+/**
+ * hcfq_group_leaf_weight - the weight of @hg's own tasks against its children
+ * @hg: the group
+ *
+ * Return: v1's blkio.leaf_weight (device-specific, else the cgroup's,
+ * else the default).  On v2, which has no leaf weight, a child group's
+ * own tasks weigh as the group itself, so its weight.
+ *
+ * Context: any, as hcfq_group_weight().
+ */
 unsigned int hcfq_group_leaf_weight(struct hcfq_group *hg)
 {
 	/* v2 has no leaf weight: a group's own tasks weigh as the group */
@@ -605,11 +625,24 @@ struct blkcg_policy blkcg_policy_hcfq = {
 	.pd_stat_fn		= hcfq_pd_stat,
 };
 
+/**
+ * hcfq_cgroup_register - register hcfq's blkcg policy
+ *
+ * Return: 0, or blkcg_policy_register()'s error (-ENOSPC when every
+ * policy slot is taken).
+ *
+ * Context: module init; may sleep.
+ */
 int hcfq_cgroup_register(void)
 {
 	return blkcg_policy_register(&blkcg_policy_hcfq);
 }
 
+/**
+ * hcfq_cgroup_unregister - unregister hcfq's blkcg policy
+ *
+ * Context: module exit, after the elevator is unregistered; may sleep.
+ */
 void hcfq_cgroup_unregister(void)
 {
 	blkcg_policy_unregister(&blkcg_policy_hcfq);

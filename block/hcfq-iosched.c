@@ -895,6 +895,16 @@ static struct request *__hcfq_dispatch(struct hcfq_data *hd)
 	return hcfq_dispatch_from(hd, hq, now);
 }
 
+/**
+ * hcfq_dispatch_request - the elevator's dispatch_request op
+ * @hctx: the hardware context blk-mq is running
+ *
+ * Return: the next request to send to the driver, or NULL when hcfq has
+ * none or is idling for the active queue (the idle timer or the next
+ * insert or completion runs the queue again).
+ *
+ * Context: blk-mq's dispatch, in process context; takes hd->lock.
+ */
 static struct request *hcfq_dispatch_request(struct blk_mq_hw_ctx *hctx)
 {
 	struct hcfq_data *hd = hctx->queue->elevator->elevator_data;
@@ -906,6 +916,15 @@ static struct request *hcfq_dispatch_request(struct blk_mq_hw_ctx *hctx)
 	return rq;
 }
 
+/**
+ * hcfq_has_work - the elevator's has_work op
+ * @hctx: the hardware context
+ *
+ * Return: whether any request is queued in hcfq, even one that
+ * hcfq_dispatch_request() would withhold for now.
+ *
+ * Context: any; reads the counts without hd->lock.
+ */
 static bool hcfq_has_work(struct blk_mq_hw_ctx *hctx)
 {
 	struct hcfq_data *hd = hctx->queue->elevator->elevator_data;
@@ -1086,6 +1105,19 @@ static void hcfq_insert_request(struct hcfq_data *hd, struct request *rq,
 	}
 }
 
+/**
+ * hcfq_insert_requests - the elevator's insert_requests op
+ * @hctx: the hardware context
+ * @list: requests that hold scheduler tags, taken off the list
+ * @flags: BLK_MQ_INSERT_AT_HEAD puts them on the dispatch list
+ *
+ * Queues each request on its process's sync queue or its group's async
+ * queue, merging it with a neighbour where blk-mq allows; may end the
+ * active slice (see hcfq_should_preempt()).  Requests merged away are
+ * freed after hd->lock is dropped.
+ *
+ * Context: process context; takes hd->lock.
+ */
 static void hcfq_insert_requests(struct blk_mq_hw_ctx *hctx,
 				 struct list_head *list, blk_insert_t flags)
 {
@@ -1183,6 +1215,17 @@ static bool hcfq_admit_all(struct hcfq_data *hd, struct hcfq_group *hg,
 	return hg == READ_ONCE(hd->admit_async);
 }
 
+/**
+ * hcfq_limit_depth - the elevator's limit_depth op: admission
+ * @opf: the operation and flags of the request being allocated
+ * @data: blk-mq's allocation data; @data->bio is the bio it is for
+ *
+ * Sets @data->shallow_depth to the request's part of the scheduler tags,
+ * as the comment above explains.
+ *
+ * Context: request allocation, in the submitter's context, before the
+ * tag is taken; no locks held or taken.
+ */
 static void hcfq_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
 {
 	struct hcfq_data *hd = data->q->elevator->elevator_data;
@@ -1216,7 +1259,15 @@ out:
 		data->shallow_depth = depth;
 }
 
-/* nr_requests changed, or a hardware context was set up */
+/**
+ * hcfq_depth_updated - the elevator's depth_updated op
+ * @hctx: the hardware context whose scheduler tags changed
+ *
+ * nr_requests changed, or @hctx was set up.  Tells the tag bitmap that
+ * hcfq_limit_depth() may ask for a depth of one.
+ *
+ * Context: the queue is frozen; may sleep.
+ */
 static void hcfq_depth_updated(struct blk_mq_hw_ctx *hctx)
 {
 	sbitmap_queue_min_shallow_depth(&hctx->sched_tags->bitmap_tags, 1);
@@ -1228,10 +1279,15 @@ static int hcfq_init_hctx(struct blk_mq_hw_ctx *hctx, unsigned int idx)
 	return 0;
 }
 
-/*
+/**
+ * hcfq_prepare_request - the elevator's prepare_request op
+ * @rq: a request that has just been given a scheduler tag
+ *
  * Only sync requests have per-process queues: async ones go to their
  * group's async queue, so they need no io_context (whose lookup takes
  * q->queue_lock), and the flusher gets none allocated.
+ *
+ * Context: request allocation, in the submitter's context.
  */
 static void hcfq_prepare_request(struct request *rq)
 {
@@ -1293,6 +1349,16 @@ static void hcfq_completed(struct hcfq_data *hd, struct hcfq_queue *hq,
 	}
 }
 
+/**
+ * hcfq_finish_request - the elevator's finish_request op
+ * @rq: a request that completed, or is freed without being dispatched
+ *
+ * Charges the disk time (see hcfq_charge()), decides whether to idle
+ * for the queue's next request, and drops the request's queue reference.
+ *
+ * Context: completion, possibly in hard interrupt context; takes
+ * hd->lock with interrupts saved.
+ */
 static void hcfq_finish_request(struct request *rq)
 {
 	struct hcfq_queue *hq = rq->elv.priv[0];
@@ -1322,6 +1388,16 @@ static void hcfq_finish_request(struct request *rq)
 	}
 }
 
+/**
+ * hcfq_requeue_request - the elevator's requeue_request op
+ * @rq: a dispatched request the driver handed back
+ *
+ * The request is no longer in the driver; blk-mq puts it back through
+ * hcfq_insert_requests() at the head of the dispatch list.
+ *
+ * Context: any, including interrupt context; takes hd->lock with
+ * interrupts saved.
+ */
 static void hcfq_requeue_request(struct request *rq)
 {
 	struct hcfq_queue *hq = rq->elv.priv[0];
@@ -1336,6 +1412,17 @@ static void hcfq_requeue_request(struct request *rq)
 	spin_unlock_irqrestore(&hq->hd->lock, flags);
 }
 
+/**
+ * hcfq_bio_merge - the elevator's bio_merge op
+ * @q: the request queue
+ * @bio: a bio being submitted
+ * @nr_segs: its number of segments
+ *
+ * Return: true if @bio was merged into a queued request (as far as
+ * hcfq_allow_merge() permits).
+ *
+ * Context: submission, in process context; takes hd->lock.
+ */
 static bool hcfq_bio_merge(struct request_queue *q, struct bio *bio,
 			   unsigned int nr_segs)
 {
@@ -1351,14 +1438,23 @@ static bool hcfq_bio_merge(struct request_queue *q, struct bio *bio,
 	return ret;
 }
 
-/*
- * May @bio join @rq?  Only within one queue: a sync bio (an fsync write,
- * O_DIRECT) merged into writeback would wait at the async queue's pace,
- * and a bio merged into another process's or group's request would be
- * served in that queue's slice and charged to it.  A request that hcfq
- * has not queued yet (one in a plug) has no queue and takes any bio.
- * The fields compared never change after a queue is made, and @rq holds
- * a reference to its queue.
+/**
+ * hcfq_allow_merge - the elevator's allow_merge op
+ * @q: the request queue
+ * @rq: a request @bio could be merged into
+ * @bio: the bio
+ *
+ * Only within one queue: a sync bio (an fsync write, O_DIRECT) merged
+ * into writeback would wait at the async queue's pace, and a bio merged
+ * into another process's or group's request would be served in that
+ * queue's slice and charged to it.  A request without a queue takes any
+ * bio.  (blk-mq merges into plugged requests without asking.)
+ *
+ * Return: whether @bio may join @rq.
+ *
+ * Context: hd->lock held (from hcfq_bio_merge()).  The fields compared
+ * never change after a queue is made, and @rq holds a reference to its
+ * queue.
  */
 static bool hcfq_allow_merge(struct request_queue *q, struct request *rq,
 			     struct bio *bio)
@@ -1375,6 +1471,16 @@ static bool hcfq_allow_merge(struct request_queue *q, struct request *rq,
 	return hq->group == hcfq_blkg_group(hd, bio->bi_blkg);
 }
 
+/**
+ * hcfq_request_merged - the elevator's request_merged op
+ * @q: the request queue
+ * @rq: a queued request that took a bio
+ * @type: front or back merge
+ *
+ * Counts the merge in blkio.io_merged.
+ *
+ * Context: hd->lock held (from hcfq_bio_merge()).
+ */
 static void hcfq_request_merged(struct request_queue *q, struct request *rq,
 				enum elv_merge type)
 {
@@ -1387,7 +1493,17 @@ static void hcfq_request_merged(struct request_queue *q, struct request *rq,
 		hcfq_rwstat_add(&hq->group->stats.merged, rq->cmd_flags, 1);
 }
 
-/* @next was merged into @rq and leaves the scheduler. */
+/**
+ * hcfq_requests_merged - the elevator's requests_merged op
+ * @q: the request queue
+ * @rq: the request that grew
+ * @next: the request merged into @rq, which leaves the scheduler
+ *
+ * @rq inherits the earlier of the two FIFO times, and @next's queue is
+ * taken off its service tree if it has nothing left.
+ *
+ * Context: hd->lock held (from a bio or insert merge).
+ */
 static void hcfq_requests_merged(struct request_queue *q, struct request *rq,
 				 struct request *next)
 {
@@ -1408,6 +1524,16 @@ static void hcfq_requests_merged(struct request_queue *q, struct request *rq,
 		hcfq_deactivate_queue(hd, hq);
 }
 
+/**
+ * hcfq_exit_icq - the elevator's exit_icq op
+ * @icq: a process's io_cq on this queue, being torn down
+ *
+ * Drops the process's sync queue (expiring it if it is the dry active
+ * queue, which would otherwise wait for a request that cannot come).
+ *
+ * Context: under q->queue_lock and the io_context's lock; takes hd->lock
+ * with interrupts saved.
+ */
 static void hcfq_exit_icq(struct io_cq *icq)
 {
 	struct hcfq_io_cq *hic = container_of(icq, struct hcfq_io_cq, icq);
@@ -1426,7 +1552,17 @@ static void hcfq_exit_icq(struct io_cq *icq)
 	spin_unlock_irqrestore(&hd->lock, flags);
 }
 
-/* Called by the blkcg policy when a group's pd is initialised. */
+/**
+ * hcfq_group_init - set up a group's scheduling state
+ * @hd: the scheduler instance of the group's queue
+ * @hg: the group, whose weights hcfq-cgroup.c has just computed
+ *
+ * Links @hg under its parent (which blk-cgroup initialises first) and
+ * marks it online.  @hg is on no service tree yet, so nothing else looks
+ * at the fields written here.
+ *
+ * Context: the blkcg policy's pd_init_fn, under q->queue_lock.
+ */
 void hcfq_group_init(struct hcfq_data *hd, struct hcfq_group *hg)
 {
 	struct blkcg_gq *blkg = hcfqg_to_blkg(hg);
@@ -1453,10 +1589,17 @@ void hcfq_group_init(struct hcfq_data *hd, struct hcfq_group *hg)
 	WRITE_ONCE(hg->online, true);
 }
 
-/*
- * A group's cgroup is going away (or the policy is being deactivated):
- * drop the async queue, whose blkg reference would otherwise keep the
- * group alive.  Called under q->queue_lock.
+/**
+ * hcfq_group_offline - a group's cgroup is going away
+ * @hg: the group
+ *
+ * Also called when the policy is deactivated.  Drops the async queue,
+ * whose blkg reference would otherwise keep the group alive, and expires
+ * a dry active queue of the group for the same reason.  Requests still
+ * queued keep their queues, and so the group, until they complete.
+ *
+ * Context: the blkcg policy's pd_offline_fn, under q->queue_lock; takes
+ * hd->lock.
  */
 void hcfq_group_offline(struct hcfq_group *hg)
 {
@@ -1475,6 +1618,20 @@ void hcfq_group_offline(struct hcfq_group *hg)
 	spin_unlock_irqrestore(&hd->lock, flags);
 }
 
+/**
+ * hcfq_init_sched - the elevator's init_sched op
+ * @q: the request queue hcfq is attached to
+ * @e: hcfq's elevator type
+ *
+ * Allocates the scheduler instance, activates the blkcg policy on @q's
+ * disk, asks for one dispatcher per queue (QUEUE_FLAG_SQ_SCHED) and
+ * disables wbt: hcfq bounds writeback itself.
+ *
+ * Return: 0, or -ENOMEM or the policy activation's error, with nothing
+ * left allocated.
+ *
+ * Context: the queue is frozen and quiesced; may sleep.
+ */
 static int hcfq_init_sched(struct request_queue *q, struct elevator_type *e)
 {
 	struct elevator_queue *eq;
@@ -1523,6 +1680,15 @@ put_eq:
 	return ret;
 }
 
+/**
+ * hcfq_exit_sched - the elevator's exit_sched op
+ * @e: the elevator queue being torn down
+ *
+ * Expires the active queue, deactivates the blkcg policy (which offlines
+ * every group and so drops the async queues) and re-enables wbt.
+ *
+ * Context: the queue is frozen and empty; may sleep.
+ */
 static void hcfq_exit_sched(struct elevator_queue *e)
 {
 	struct hcfq_data *hd = e->elevator_data;

@@ -19,14 +19,35 @@ DECLARE_STATIC_KEY_FALSE(biotrack_enabled);
 void __biotrack_folio_dirtied(struct folio *folio);
 void __biotrack_bio(struct bio *bio);
 
-/* @folio just turned dirty, in the context of the task that dirtied it */
+/**
+ * biotrack_folio_dirtied - remember who dirtied a page cache folio
+ * @folio: the folio that just turned dirty
+ *
+ * Records the io cgroup of the current task (for a kthread, the blkcg it
+ * is associated with, if any; nobody in interrupt context) as the owner
+ * of @folio's writeback.  A no-op until biotrack is enabled at boot.
+ *
+ * Context: folio_account_dirtied(), with the mapping's i_pages lock held
+ * and interrupts disabled; does not sleep.
+ */
 static inline void biotrack_folio_dirtied(struct folio *folio)
 {
 	if (static_branch_likely(&biotrack_enabled))
 		__biotrack_folio_dirtied(folio);
 }
 
-/* charge a write @bio of the root group to the cgroup that dirtied it */
+/**
+ * biotrack_bio - charge a writeback bio to the cgroup that dirtied it
+ * @bio: a write bio about to be submitted
+ *
+ * If @bio is associated with the root blkg and its first page is a page
+ * cache folio under writeback whose recorded owner is still online,
+ * re-associates @bio with that owner's blkg.  Otherwise leaves @bio
+ * alone.  A no-op until biotrack is enabled at boot.
+ *
+ * Context: submit_bio(), any context that may submit a bio; takes only
+ * the RCU read lock and does not sleep.
+ */
 static inline void biotrack_bio(struct bio *bio)
 {
 	if (static_branch_likely(&biotrack_enabled))
