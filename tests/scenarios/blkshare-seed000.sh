@@ -1,6 +1,6 @@
 #!/bin/sh
 # budget: 180
-# results: vs-fio bytes time msgs insert svg dmesg
+# results: vs-fio bytes time msgs insert events svg dmesg
 # Seed 000 under hcfq, recorded with blktrace and read back with blkshare
 # (issue 5). Three cgroups at weights 100/300/600, one QD1 8 KiB O_DIRECT
 # sequential reader each, all started together, BLKSHARE_RT (20) s.
@@ -15,6 +15,9 @@
 #             "slice start" and "expire" for each of the three groups
 #   :insert   the blk tracer has an insert (I) event for every dispatch
 #             (D) of 50 O_DIRECT reads under hcfq
+#   :events   blkshare --events lists the trace as blkparse would: per
+#             group one D (dispatch) for each request it counted, an I
+#             (insert) for each D, and no D without its cgroup's path
 #   :svg      --svg wrote a complete SVG with the three groups in it
 # Artifacts in $ODIR: trace/seed.blktrace.N, shares.{txt,tsv,msgs,svg}.
 . /tests/guest/lib.sh
@@ -149,7 +152,28 @@ else
 	result "$SCEN:insert" FAIL "$ni insert events for $nd dispatches of 50 reads (want one per dispatch)"
 fi
 
-# ---- (e) the plot
+# ---- (e) event by event: what a user reads instead of Debian 12's
+# blkparse, which cannot parse events that carry cgroup ids
+if blkshare --cgroup-root "$(cg_root)" --events --format tsv "$TRACE_DIR/$TRACE_NAME" \
+	> "$ODIR/events.tsv" 2> "$ODIR/events.err"; then
+	detail='' bad=0
+	for n in $names; do
+		nd=$(awk -F'\t' -v n="/$n" '$1 == "ev" && $3 == n && $8 == "D"' "$ODIR/events.tsv" | wc -l)
+		ni=$(awk -F'\t' -v n="/$n" '$1 == "ev" && $3 == n && $8 == "I"' "$ODIR/events.tsv" | wc -l)
+		nr=$(awk -F'\t' -v n="/$n" '$1 == "total" && $5 == n { print $12 }' "$ODIR/shares.tsv")
+		detail="$detail $n:D=$nd,I=$ni,reqs=${nr:-none}"
+		{ [ "$nd" -gt 0 ] && [ "$nd" = "$nr" ] && [ "$ni" -ge "$nd" ]; } || bad=1
+	done
+	unnamed=$(awk -F'\t' '$1 == "ev" && $8 == "D" && $3 !~ /^\//' "$ODIR/events.tsv" | wc -l)
+	[ "$unnamed" = 0 ] || bad=1
+	check_rc "$SCEN:events" $bad "blkshare --events:$detail; $unnamed D events without a cgroup path"
+	blkshare --cgroup-root "$(cg_root)" --events "$TRACE_DIR/$TRACE_NAME" 2> /dev/null |
+		grep -m 8 ' [QGIDC]  R' | text "$SCEN"
+else
+	result "$SCEN:events" FAIL "blkshare --events failed: $(head -n1 "$ODIR/events.err")"
+fi
+
+# ---- (f) the plot
 if svg_check "$ODIR/shares.svg" "$names"; then
 	result "$SCEN:svg" PASS "$ODIR/shares.svg: $(wc -c < "$ODIR/shares.svg") bytes, $(grep -c '<path ' "$ODIR/shares.svg") bands"
 else

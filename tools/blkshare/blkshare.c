@@ -107,6 +107,8 @@ static void usage(FILE *f)
 "                        plain numbers: relative weights (normalised)\n"
 "  --dev MAJ:MIN         only this device\n"
 "  --msgs                list message events (blk_add_trace_msg)\n"
+"  --events              one line per event, like blkparse, with the\n"
+"                        cgroup's path, instead of the tables\n"
 "  --svg FILE            stacked-area plot of per-interval shares\n"
 "  --svg-metric time|bytes  what the plot shows (default time)\n"
 "  --max-intervals N     refuse traces needing more intervals (1000000)\n"
@@ -484,7 +486,7 @@ static double parse_num(const char *opt, const char *s)
 enum {
 	OPT_INTERVAL = 256, OPT_NO_INTERVALS, OPT_FORMAT, OPT_CGROUP_ROOT,
 	OPT_WEIGHT_FILE, OPT_DEFAULT_WEIGHT, OPT_EXPECT, OPT_DEV, OPT_MSGS,
-	OPT_SVG, OPT_SVG_METRIC, OPT_MAX_INTERVALS,
+	OPT_SVG, OPT_SVG_METRIC, OPT_MAX_INTERVALS, OPT_EVENTS,
 };
 
 int main(int argc, char **argv)
@@ -499,6 +501,7 @@ int main(int argc, char **argv)
 		{ "expect", required_argument, NULL, OPT_EXPECT },
 		{ "dev", required_argument, NULL, OPT_DEV },
 		{ "msgs", no_argument, NULL, OPT_MSGS },
+		{ "events", no_argument, NULL, OPT_EVENTS },
 		{ "svg", required_argument, NULL, OPT_SVG },
 		{ "svg-metric", required_argument, NULL, OPT_SVG_METRIC },
 		{ "max-intervals", required_argument, NULL, OPT_MAX_INTERVALS },
@@ -514,7 +517,7 @@ int main(int argc, char **argv)
 	struct bs_result r;
 	struct bs_error err;
 	size_t i, total = 0;
-	int c;
+	int c, events = 0;
 
 	while ((c = getopt_long(argc, argv, "h", lopts, NULL)) != -1) {
 		switch (c) {
@@ -563,6 +566,9 @@ int main(int argc, char **argv)
 		case OPT_MSGS:
 			ro.msgs = 1;
 			break;
+		case OPT_EVENTS:
+			events = 1;
+			break;
 		case OPT_SVG:
 			svg = optarg;
 			break;
@@ -597,6 +603,7 @@ int main(int argc, char **argv)
 		find_inputs(argv[optind]);
 
 	bs_trace_init(&t);
+	t.keep_all = events;
 	for (i = 0; i < ninputs; i++) {
 		size_t len;
 		uint8_t *buf = slurp(inputs[i].path, &len);
@@ -633,7 +640,10 @@ int main(int argc, char **argv)
 	if (expect)
 		apply_expect(&r, expect);
 
-	bs_report(stdout, &t, &r, &ro);
+	if (!events)
+		bs_report(stdout, &t, &r, &ro);
+	else if (bs_events(stdout, &t, &r, &o, &ro))
+		die("out of memory");
 	if (svg) {
 		FILE *f = fopen(svg, "w");
 

@@ -84,6 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ro.msgs = 1;
 
 	bs_trace_init(&t);
+	t.keep_all = !!(ctl & 0x40);
 	for (i = 0; i < nfiles; i++) {
 		size_t len = i + 1 == nfiles ? size - off : chunk;
 
@@ -103,6 +104,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			r.cg[i].weight = r.cg[i].cgid % 5 ? (double)(r.cg[i].cgid % 1000) : -1;
 	bs_expect_from_weights(&r);
 	bs_report(devnull, &t, &r, &ro);
+	if (t.keep_all)
+		bs_events(devnull, &t, &r, &o, &ro);
 	ro.svg_bytes = !!(ctl & 0x40);
 	bs_svg(devnull, &r, &ro);
 	bs_result_free(&r);

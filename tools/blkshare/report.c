@@ -224,6 +224,202 @@ static void messages(FILE *f, const struct bs_trace *t,
 	}
 }
 
+/* ---- event listing (--events) ---- */
+
+/* blkparse's action letters, by __BLK_TA_* value */
+static const char *const act_names[] = {
+	[1] = "Q", [2] = "M", [3] = "F", [4] = "G", [5] = "S", [6] = "R",
+	[7] = "D", [8] = "C", [9] = "P", [10] = "U", [11] = "UT", [12] = "I",
+	[13] = "X", [14] = "B", [15] = "A", [16] = "AB", [17] = "DD",
+};
+
+#define TCB(bit)	(1u << (bit))
+
+/* blkparse's RWBS column from the category bits (and bytes: R or N) */
+static void rwbs(char *out, const struct bs_event *e)
+{
+	int i = 0;
+
+	if (e->tc & TCB(2))			/* BLK_TC_FLUSH */
+		out[i++] = 'F';
+	if (e->tc & TCB(13))			/* BLK_TC_DISCARD */
+		out[i++] = 'D';
+	else if (e->tc & TCB(1))		/* BLK_TC_WRITE */
+		out[i++] = 'W';
+	else if (e->bytes)
+		out[i++] = 'R';
+	else
+		out[i++] = 'N';
+	if (e->tc & TCB(15))			/* BLK_TC_FUA */
+		out[i++] = 'F';
+	if (e->tc & TCB(11))			/* BLK_TC_AHEAD */
+		out[i++] = 'A';
+	if (e->tc & TCB(3))			/* BLK_TC_SYNC */
+		out[i++] = 'S';
+	if (e->tc & TCB(12))			/* BLK_TC_META */
+		out[i++] = 'M';
+	out[i] = 0;
+}
+
+/* pid -> index of its latest process note in t->ev; open addressing */
+struct comms {
+	uint32_t *pid;
+	size_t *ev;
+	size_t n, cap;		/* cap: 0 or a power of two */
+};
+
+static size_t comm_slot(const struct comms *c, uint32_t pid)
+{
+	size_t i = (pid * 2654435761u) & (c->cap - 1);
+
+	while (c->ev[i] != SIZE_MAX && c->pid[i] != pid)
+		i = (i + 1) & (c->cap - 1);
+	return i;
+}
+
+static int comm_set(struct comms *c, uint32_t pid, size_t ev)
+{
+	size_t i;
+
+	if ((c->n + 1) * 2 > c->cap) {
+		struct comms nc = { .cap = c->cap ? c->cap * 2 : 64 };
+
+		nc.pid = malloc(nc.cap * sizeof(*nc.pid));
+		nc.ev = malloc(nc.cap * sizeof(*nc.ev));
+		if (!nc.pid || !nc.ev) {
+			free(nc.pid);
+			free(nc.ev);
+			return -1;
+		}
+		for (i = 0; i < nc.cap; i++)
+			nc.ev[i] = SIZE_MAX;
+		for (i = 0; i < c->cap; i++) {
+			if (c->ev[i] != SIZE_MAX) {
+				size_t j = comm_slot(&nc, c->pid[i]);
+
+				nc.pid[j] = c->pid[i];
+				nc.ev[j] = c->ev[i];
+			}
+		}
+		nc.n = c->n;
+		free(c->pid);
+		free(c->ev);
+		*c = nc;
+	}
+	i = comm_slot(c, pid);
+	if (c->ev[i] == SIZE_MAX)
+		c->n++;
+	c->pid[i] = pid;
+	c->ev[i] = ev;
+	return 0;
+}
+
+static const struct bs_event *comm_get(const struct comms *c,
+				       const struct bs_trace *t, uint32_t pid)
+{
+	size_t i;
+
+	if (!c->cap)
+		return NULL;
+	i = comm_slot(c, pid);
+	return c->ev[i] == SIZE_MAX ? NULL : &t->ev[c->ev[i]];
+}
+
+int bs_events(FILE *f, const struct bs_trace *t, const struct bs_result *r,
+	      const struct bs_opts *ao, const struct bs_report_opts *o)
+{
+	struct comms c = { 0 };
+	size_t i;
+
+	if (o->tsv)
+		fputs("#event\ttime_s\tcgroup\tcgid\tdevice\tcpu\tpid\taction"
+		      "\trwbs\tsector\tbytes\tcomm_or_text\n", f);
+	for (i = 0; i < t->nev; i++) {
+		const struct bs_event *e = &t->ev[i], *cm = NULL;
+		int note = e->tc & BS_TC_NOTIFY;
+		long gi = bs_result_find(r, e->cgid);
+		struct bs_cg none = { .cgid = e->cgid };
+		const struct bs_cg *g = gi >= 0 ? &r->cg[gi] : &none;
+		char buf[32], ab[8], rw[8];
+		const char *name = bs_cg_name(g, buf, sizeof(buf)), *text;
+		size_t tlen;
+
+		if (ao->dev_filter && e->device != ao->dev)
+			continue;
+		if (note && e->act == BS_TN_PROCESS) {
+			if (comm_set(&c, e->pid, i))
+				goto oom;
+			continue;
+		}
+		if (note && e->kind != BS_EV_MESSAGE)
+			continue;	/* timestamps */
+		if (note)
+			snprintf(ab, sizeof(ab), "m");
+		else if (e->act < sizeof(act_names) / sizeof(act_names[0]) &&
+			 act_names[e->act])
+			snprintf(ab, sizeof(ab), "%s", act_names[e->act]);
+		else
+			snprintf(ab, sizeof(ab), "?%u", (unsigned)e->act);
+		if (note)
+			snprintf(rw, sizeof(rw), "N");
+		else
+			rwbs(rw, e);
+		if (note) {
+			text = e->msg_len ? t->msgbuf + e->msg : "";
+			tlen = e->msg_len;
+		} else {
+			cm = comm_get(&c, t, e->pid);
+			text = cm && cm->msg_len ? t->msgbuf + cm->msg : "";
+			tlen = cm ? cm->msg_len : 0;
+		}
+		if (o->tsv) {
+			fprintf(f, "ev\t%.9f\t", secs(e->time - r->t0));
+			put_escaped(f, name, strlen(name));
+			fprintf(f, "\t%llu\t%u:%u\t%u\t%u\t%s\t%s\t",
+				(unsigned long long)e->cgid, BS_MAJOR(e->device),
+				BS_MINOR(e->device), e->cpu, e->pid, ab, rw);
+			if (note)
+				fputs("NA\tNA\t", f);
+			else
+				fprintf(f, "%llu\t%u\t",
+					(unsigned long long)e->sector, e->bytes);
+			put_escaped(f, text, tlen);
+			fputc('\n', f);
+			continue;
+		}
+		fprintf(f, "%3u,%-3u %3u %14.9f %7u %-20s %-2s %-3s ",
+			BS_MAJOR(e->device), BS_MINOR(e->device), e->cpu,
+			secs(e->time - r->t0), e->pid, name, ab, rw);
+		if (note) {
+			put_escaped(f, text, tlen);
+		} else {
+			const char *sep = " ";
+
+			/* plugs and unplugs (P, U, UT) name no range */
+			if (e->act >= 9 && e->act <= 11)
+				sep = "";
+			else if (e->pc)
+				fprintf(f, "%u bytes", e->bytes);
+			else
+				fprintf(f, "%llu + %u", (unsigned long long)e->sector,
+					e->bytes >> 9);
+			if (tlen) {
+				fprintf(f, "%s[", sep);
+				put_escaped(f, text, tlen);
+				fputc(']', f);
+			}
+		}
+		fputc('\n', f);
+	}
+	free(c.pid);
+	free(c.ev);
+	return 0;
+oom:
+	free(c.pid);
+	free(c.ev);
+	return -1;
+}
+
 void bs_report(FILE *f, const struct bs_trace *t, const struct bs_result *r,
 	       const struct bs_report_opts *o)
 {

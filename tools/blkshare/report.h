@@ -21,6 +21,14 @@ void bs_expect_from_weights(struct bs_result *r);
 /* Tables (and messages) to f. */
 void bs_report(FILE *f, const struct bs_trace *t, const struct bs_result *r,
 	       const struct bs_report_opts *o);
+/*
+ * One line per event, in time order, like blkparse, with the cgroup's
+ * name (t parsed with keep_all; r from bs_analyze() and named by the
+ * caller).  Process notes only name the pids of later events; timestamp
+ * notes are left out.  Returns 0, or -1 when out of memory.
+ */
+int bs_events(FILE *f, const struct bs_trace *t, const struct bs_result *r,
+	      const struct bs_opts *ao, const struct bs_report_opts *o);
 /* Stacked-area SVG of per-interval shares to f. */
 void bs_svg(FILE *f, const struct bs_result *r, const struct bs_report_opts *o);
 

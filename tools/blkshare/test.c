@@ -594,6 +594,73 @@ static void test_messages(void)
 }
 
 /*
+ * --events: every event, named and in order, like blkparse; keeping them
+ * all (keep_all) changes none of the numbers.
+ */
+static void test_events(void)
+{
+	struct tb b = { .dev = DEVX, .cpu = 1 };
+	struct bs_trace t;
+	struct bs_result r;
+	struct bs_error e;
+	uint64_t stamp[2] = { 0, 0 };
+	int keep;
+
+	ev(&b, 100, A_PROCESS, 0, 0, 0, "fio\0\0\0\0\0\0\0\0\0\0\0\0", 16);
+	ev(&b, 110, BS_TN_TIMESTAMP | TC(BS_TC_NOTIFY), 0, 0, 0, stamp, sizeof(stamp));
+	ev(&b, 120, A_QUEUE, 64, 4096, 77, NULL, 0);
+	ev(&b, 130, 12u | TC(1u << 4) | TC(1u << 3), 64, 4096, 77, NULL, 0); /* I, sync read */
+	D(&b, 200, 64, 4096, 77);
+	MSG(&b, 250, 77, "hcfq: slice start cg=77");
+	C(&b, 400, 64, 4096, 77);
+	ev(&b, 450, 99u | TC(1u << 13), 8, 512, 0, NULL, 0);	/* unknown, discard */
+	ev(&b, 460, 10u | TC(1u << 4), 0, 0, 0, NULL, 0);		/* unplug */
+	for (keep = 0; keep < 2; keep++) {
+		struct bs_opts o = { .max_intervals = 10 };
+		int i;
+
+		bs_trace_init(&t);
+		t.keep_all = keep;
+		CHECK(bs_parse_buf(&t, b.buf, b.len, &e) == 0);
+		bs_trace_sort(&t);
+		CHECK(bs_analyze(&t, &o, &r, &e) == 0);
+		CHECK_EQ(t.nraw, 9);
+		CHECK_EQ(t.nev, keep ? 9 : 3);
+		CHECK_EQ(total(&r, 77)->time_ns, 200);
+		CHECK_EQ(total(&r, 77)->bytes, 4096);
+		CHECK_EQ(r.issues, 1);
+		CHECK_EQ(r.messages, 1);
+		CHECK_EQ(r.t0, 100);
+		for (i = 0; keep && i < 9; i++)
+			CHECK(t.ev[i].kind == (i == 4 ? BS_EV_ISSUE : i == 5 ? BS_EV_MESSAGE :
+					      i == 6 ? BS_EV_COMPLETE : BS_EV_OTHER));
+		bs_result_free(&r);
+		bs_trace_free(&t);
+	}
+
+	write_file(path_in_tmp("evs.blktrace.0"), b.buf, b.len);
+	CHECK(cli("--events %s", path_in_tmp("evs")) == 0);
+	CHECK(strstr(out_text, "252,0     1    0.000000020      42 id:77                Q  W   64 + 8 [fio]\n") != NULL);
+	CHECK(strstr(out_text, " id:77                I  RS  64 + 8 [fio]\n") != NULL);
+	CHECK(strstr(out_text, "0.000000100      42 id:77                D  W   64 + 8 [fio]\n") != NULL);
+	CHECK(strstr(out_text, " id:77                m  N   hcfq: slice start cg=77\n") != NULL);
+	CHECK(strstr(out_text, " C  W   64 + 8 [fio]\n") != NULL);
+	CHECK(strstr(out_text, " (none)               ?99 D   8 + 1 [fio]\n") != NULL);
+	CHECK(strstr(out_text, " (none)               U  N   [fio]\n") != NULL);
+	/* the process and timestamp notes only name; no tables */
+	CHECK(strstr(out_text, "0.000000000") == NULL);
+	CHECK(strstr(out_text, "0.000000010") == NULL);
+	CHECK(strstr(out_text, "cgroup") == NULL);
+	CHECK(cli("--events --format tsv %s", path_in_tmp("evs")) == 0);
+	CHECK(strstr(out_text, "#event\t") == out_text);
+	CHECK(strstr(out_text, "ev\t0.000000100\tid:77\t77\t252:0\t1\t42\tD\tW\t64\t4096\tfio\n") != NULL);
+	CHECK(strstr(out_text, "ev\t0.000000150\tid:77\t77\t252:0\t1\t42\tm\tN\tNA\tNA\thcfq: slice start cg=77\n") != NULL);
+	CHECK(cli("--events --dev 8:0 %s", path_in_tmp("evs")) == 0);
+	CHECK(out_text[0] == 0);
+	tb_free(&b);
+}
+
+/*
  * Two per-CPU files whose events interleave: D and C of each request are
  * on different CPUs.  Only a time-ordered merge pairs them correctly.
  */
@@ -1118,6 +1185,7 @@ int main(int argc, char **argv)
 	run("empty_file", test_empty_file);
 	run("unreadable_input", test_unreadable);
 	run("message_events", test_messages);
+	run("events_listing", test_events);
 	run("multi_cpu_merge", test_multi_cpu_merge);
 	run("orphan_completion", test_orphan_completion);
 	run("cgroup_from_completion", test_cgroup_from_completion);

@@ -233,12 +233,21 @@ int bs_parse_buf(struct bs_trace *t, const uint8_t *buf, size_t len,
 			t->tmax = e.time;
 
 		act = action & 0xffffu & ~BS_TA_CGROUP;
+		e.act = (uint16_t)act;
+		e.tc = (uint16_t)(action >> BS_TC_SHIFT);
 		if (action & (BS_TC_NOTIFY << BS_TC_SHIFT)) {
 			const uint8_t *nul;
 
-			if (act != BS_TN_MESSAGE)
+			if (act == BS_TN_MESSAGE)
+				e.kind = BS_EV_MESSAGE;
+			else if (t->keep_all && act == BS_TN_PROCESS)
+				e.kind = BS_EV_OTHER;
+			else if (t->keep_all)
+				e.kind = BS_EV_OTHER;
+			else
 				goto next;
-			e.kind = BS_EV_MESSAGE;
+			if (e.kind == BS_EV_OTHER && act != BS_TN_PROCESS)
+				goto keep;
 			/* Not NUL-terminated by the kernel; stop at one anyway. */
 			nul = memchr(pdu, 0, plen);
 			if (nul)
@@ -267,9 +276,13 @@ int bs_parse_buf(struct bs_trace *t, const uint8_t *buf, size_t len,
 				 act == BS_TA_COMPLETE ? BS_EV_COMPLETE :
 				 BS_EV_REQUEUE;
 			e.pc = !!(action & (BS_TC_PC << BS_TC_SHIFT));
+		} else if (t->keep_all) {
+			e.kind = BS_EV_OTHER;
+			e.pc = !!(action & (BS_TC_PC << BS_TC_SHIFT));
 		} else {
 			goto next;
 		}
+keep:
 		GROW(t->ev, t->cap, t->nev,
 		     return fail(err, off, "out of memory"));
 		t->ev[t->nev++] = e;
@@ -740,6 +753,12 @@ int bs_analyze(const struct bs_trace *t, const struct bs_opts *o,
 
 		if (o->dev_filter && e->device != o->dev)
 			continue;
+		if (e->kind == BS_EV_OTHER) {
+			/* only listed (--events): known by name, not charged */
+			if (e->cgid && cg_get(&s, e->cgid) < 0)
+				goto oom;
+			continue;
+		}
 		if (e->kind == BS_EV_MESSAGE) {
 			if (cg_get(&s, e->cgid) < 0)
 				goto oom;

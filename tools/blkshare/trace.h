@@ -43,6 +43,7 @@ enum bs_kind {
 	BS_EV_COMPLETE,		/* __BLK_TA_COMPLETE: (partial) completion */
 	BS_EV_REQUEUE,		/* __BLK_TA_REQUEUE: request taken back */
 	BS_EV_MESSAGE,		/* BLK_TN_MESSAGE: blk_add_trace_msg() text */
+	BS_EV_OTHER,		/* any other event; kept with keep_all only */
 };
 
 /* One decoded event, in host byte order. */
@@ -60,6 +61,8 @@ struct bs_event {
 	uint16_t msg_len;	/* MESSAGE: text length (no NUL) */
 	uint8_t kind;		/* enum bs_kind */
 	uint8_t pc;		/* passthrough request (sector is always 0) */
+	uint16_t act;		/* action & 0xffff without BS_TA_CGROUP */
+	uint16_t tc;		/* category bits: action >> BS_TC_SHIFT */
 };
 
 /* All kept events of a trace, possibly from several per-CPU files. */
@@ -72,6 +75,9 @@ struct bs_trace {
 	uint64_t tmin, tmax;	/* time range over all parsed events */
 	uint32_t nfiles;	/* files parsed so far */
 	uint32_t nswapped;	/* of which were byte-swapped */
+	int keep_all;		/* set before parsing: keep every event as
+				 * BS_EV_OTHER too (a process note's name
+				 * goes to msgbuf, like a message's text) */
 };
 
 /* Where and why parsing failed. */
