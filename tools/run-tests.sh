@@ -3,7 +3,11 @@
 #
 #   tools/run-tests.sh [--plan FILE] [--only BOOT[,BOOT...]] [--repeat N]
 #                      [--no-build]
+#   tools/run-tests.sh --scenario NAME[,NAME...] [--cgmode v1|v2]
+#                      [--variant VARIANT] [--repeat N] [--no-build]
 #
+# --scenario runs the named scenarios in one boot (BOOT "NAME-CGMODE",
+# default v2 and normal) instead of a plan.
 # The plan (default tests/plan) has one boot per line:
 #   BOOTNAME VARIANT CGMODE SCENARIO [SCENARIO...]
 # VARIANT is normal|debug (kernel built by tools/build-kernel.sh), with an
@@ -27,17 +31,35 @@ PLAN=$REPO/tests/plan
 ONLY=""
 REPEAT=1
 BUILD=1
+SCENARIOS=""
+ONE_CGMODE=v2
+ONE_VARIANT=normal
 while (($#)); do
 	case $1 in
 	--plan) PLAN=$2; shift ;;
 	--only) ONLY=$2; shift ;;
 	--repeat) REPEAT=$2; shift ;;
 	--no-build) BUILD=0 ;;
-	-h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+	--scenario) SCENARIOS=$2; shift ;;
+	--cgmode) ONE_CGMODE=$2; shift ;;
+	--variant) ONE_VARIANT=$2; shift ;;
+	-h|--help) sed -n '2,25p' "$0"; exit 0 ;;
 	*) echo "run-tests: unknown argument $1" >&2; exit 2 ;;
 	esac
 	shift
 done
+if [[ -n $SCENARIOS ]]; then
+	[[ -z $ONLY ]] || { echo "run-tests: --only needs a plan, not --scenario" >&2; exit 2; }
+	[[ $ONE_CGMODE == v1 || $ONE_CGMODE == v2 ]] ||
+		{ echo "run-tests: bad --cgmode $ONE_CGMODE" >&2; exit 2; }
+	for s in ${SCENARIOS//,/ }; do
+		[[ -f $REPO/tests/scenarios/$s.sh ]] ||
+			{ echo "run-tests: no scenario tests/scenarios/$s.sh" >&2; exit 2; }
+	done
+	PLAN=$(mktemp)
+	trap 'rm -f "$PLAN"' EXIT
+	echo "${SCENARIOS%%,*}-$ONE_CGMODE $ONE_VARIANT $ONE_CGMODE ${SCENARIOS//,/ }" >"$PLAN"
+fi
 [[ -f $PLAN ]] || { echo "run-tests: no plan $PLAN" >&2; exit 2; }
 
 RES=$REPO/build/results
