@@ -4,10 +4,10 @@
 # Lifetime under I/O, with hcfq attached (issue 15):
 # - move: four QD1 O_DIRECT readers (two processes each in g1 and g2,
 #   weights 100 and 900) while every 100 ms all of their fio processes
-#   (two mains, four jobs) are moved to the other group, until the 10 s
-#   runs end (at least 4 rounds: one takes 1.7 s on the debug kernel
-#   under TCG): every fio succeeds, and then nothing is left
-#   queued or in the driver (debugfs busy);
+#   (two mains, four jobs) are moved to the other group, until the 16 s
+#   runs end (at least 4 rounds: one took 1.7 to 3 s on the debug kernel
+#   under TCG, 5 rounds in 10 s in one boot): every fio succeeds, and
+#   then nothing is left queued or in the driver (debugfs busy);
 # - remove: readers and writers in three weighted groups and 12.5 MiB
 #   of a buffered writer's dirty pages, then the null_blk device is
 #   powered off and removed through configfs while they run: that
@@ -24,7 +24,7 @@ fair_groups hcfq "g1:100 g2:900" || { result "$SCEN" FAIL "cgroup setup failed";
 pids=
 for g in g1 g2; do
 	cg_exec "$g" fio --name="mv$g" --filename="$DEV" --rw=randread --bs=8k \
-		--direct=1 --ioengine=psync --numjobs=2 --time_based --runtime=10 \
+		--direct=1 --ioengine=psync --numjobs=2 --time_based --runtime=16 \
 		--size=256m --output="$ODIR/move.$g" > /dev/null 2>&1 &
 	pids="$pids $!"
 done
@@ -39,8 +39,8 @@ while [ $i -lt 120 ]; do
 done
 P1=$(cg_path g1) P2=$(cg_path g2)
 moves=0 rounds=0
-# until the fio runs end (10 s): a round takes 0.1 s on the normal
-# kernel, and 1.7 s on the debug kernel, where a migration is slow
+# until the fio runs end (16 s): a round takes 0.1 s on the normal
+# kernel, and 1.7 to 3 s on the debug kernel, where a migration is slow
 alive_any() {
 	for _p in $pids; do kill -0 "$_p" 2>/dev/null && return 0; done
 	return 1
