@@ -3,7 +3,8 @@
 SHELL := /bin/bash
 
 .PHONY: all deps kernel kernel-debug initramfs blkshare blkshare-check kunit \
-	test check check-latency check-admission check-bwrite demo bench clean distclean
+	test check check-latency check-admission check-bwrite check-devices demo bench \
+	clean distclean
 
 all: check
 
@@ -48,6 +49,10 @@ check-latency: initramfs
 # scenarios hcfq does not pass reliably yet (see tests/plan.admit)
 check-admission: initramfs
 	tools/run-tests.sh --plan tests/plan.admit
+
+# device models beyond the QD1 disk (issue 14; see tests/plan.devices)
+check-devices: initramfs
+	tools/run-tests.sh --plan tests/plan.devices
 
 # buffered writers by weight (issue 13; see tests/plan.bwrite)
 check-bwrite: initramfs

@@ -22,5 +22,6 @@
 # (tests/plan.admit), not in make check.
 MANY_DISK="hw_queue_depth=32 max_sectors=1024 completion_nsec=32000000"
 MANY_TOL=7
-export MANY_DISK MANY_TOL
+MANY_JOBS="64 100"
+export MANY_DISK MANY_TOL MANY_JOBS
 . /tests/scenarios/hcfq-many.sh

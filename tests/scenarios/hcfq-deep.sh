@@ -1,0 +1,48 @@
+#!/bin/sh
+# budget: 480
+# results: read1 read1-tput read4 read4-tput write1 write1-tput write4 write4-tput iops iops-tput dmesg
+# A deep-queue disk (issue 14, device models): null_blk with
+# hw_queue_depth=32, a DEEP_MBPS (32) MB/s bandwidth cap and requests of
+# up to 512 KiB (max_sectors=1024), at the kernel's default nr_requests.
+# (null_blk refills its byte budget 50 times a second and a request that
+# does not fit in one refill never passes, so MBPS must be at least 25
+# for 512 KiB requests.) Seed 000's matrix: three cgroups at 100/300/600,
+# sequential O_DIRECT 512 KiB reads and writes, one QD1 job or four per
+# group, DEEP_RT (12) s each, none first and then hcfq:
+# - hcfq's shares of the bytes moved while all groups ran (fair_window)
+#   within +-3 points of 10/30/60;
+# - hcfq's total at least 0.9 x none's.
+# iops: the four-job read again with slice_idle=0 (IOPS mode, where hcfq
+# charges requests instead of time): shares within +-5 points. The
+# requests are all 512 KiB, so shares of requests are shares of bytes.
+. /tests/guest/lib.sh
+. /tests/guest/fair.sh
+
+RT=${DEEP_RT:-12}
+MBPS=${DEEP_MBPS:-32}
+WANT="g1:10 g3:30 g6:60"
+
+fair_disk deep none hw_queue_depth=32 max_sectors=1024 mbps="$MBPS" \
+	completion_nsec=100000 || { result "$SCEN" FAIL "disk setup failed"; exit 0; }
+fair_groups hcfq "g1:100 g3:300 g6:600" || { result "$SCEN" FAIL "cgroup setup failed"; exit 0; }
+IOS=/sys/block/$(basename "$DEV")/queue/iosched
+metric "$SCEN:disk" "mbps=$MBPS" "hw_queue_depth=32" "max_sectors_kb=$(cat "/sys/block/$(basename "$DEV")/queue/max_sectors_kb")"
+for wl in read1:read:1 read4:read:4 write1:write:1 write4:write:4 iops:read:4; do
+	n=${wl%%:*} rest=${wl#*:}
+	rw=${rest%%:*} nj=${rest#*:}
+	a="--rw=$rw --bs=512k --direct=1 --ioengine=psync --numjobs=$nj --group_reporting"
+	for s in none hcfq; do
+		set_sched "$DEV" "$s" || { result "$SCEN:$n" FAIL "set_sched $s failed"; continue 2; }
+		FAIR_SCHED=$s
+		[ "$s" = hcfq ] && [ "$n" = iops ] && echo 0 > "$IOS/slice_idle"
+		fair_run "$s-$n" "$RT" "g1:$a;g3:$a;g6:$a"
+	done
+	metric "$SCEN:$n" "nr_requests=$(cat "/sys/block/$(basename "$DEV")/queue/nr_requests")"
+	tol=3
+	[ "$n" = iops ] && tol=5
+	fair_check "$SCEN:$n" "hcfq-$n" win "$WANT" "$tol"
+	metric "$SCEN:$n-fio" "$(fair_dev "$ODIR/hcfq-$n.fio" "$WANT")"
+	fair_vs "$SCEN:$n-tput" "hcfq-$n" "none-$n" 0.9
+done
+nullb_destroy deep
+dmesg_check > /dev/null; check_rc "$SCEN:dmesg" $? "no kernel warnings"
