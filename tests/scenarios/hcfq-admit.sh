@@ -23,7 +23,7 @@
 . /tests/guest/lib.sh
 . /tests/guest/fair.sh
 
-RT=${ADMIT_RT:-12}
+RT=${ADMIT_RT:-15}
 MIN=${ADMIT_MIN:-0.7}
 NULLB_NSEC=${ADMIT_NSEC:-$NULLB_NSEC}
 WANT="g1:10 g3:30 g6:60"
