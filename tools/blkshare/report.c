@@ -190,6 +190,16 @@ static void table(FILE *f, const struct bs_result *r, const size_t *ord,
 	free(st);
 }
 
+/* Display name of the cgroup an event carries (buf: room for "id:N"). */
+static const char *event_cg_name(const struct bs_result *r,
+				 const struct bs_event *e, char *buf, size_t len)
+{
+	long gi = bs_result_find(r, e->cgid);
+	struct bs_cg none = { .cgid = e->cgid };
+
+	return bs_cg_name(gi >= 0 ? &r->cg[gi] : &none, buf, len);
+}
+
 static void messages(FILE *f, const struct bs_trace *t,
 		     const struct bs_result *r, const struct bs_report_opts *o)
 {
@@ -201,11 +211,8 @@ static void messages(FILE *f, const struct bs_trace *t,
 		fprintf(f, "\nmessages: %llu\n", (unsigned long long)r->messages);
 	for (i = 0; i < r->messages; i++) {
 		const struct bs_event *e = &t->ev[r->msgs[i]];
-		long gi = bs_result_find(r, e->cgid);
-		struct bs_cg none = { .cgid = e->cgid };
-		const struct bs_cg *g = gi >= 0 ? &r->cg[gi] : &none;
 		char buf[32];
-		const char *name = bs_cg_name(g, buf, sizeof(buf));
+		const char *name = event_cg_name(r, e, buf, sizeof(buf));
 
 		if (o->tsv) {
 			fprintf(f, "msg\t%.9f\t", secs(e->time - r->t0));
@@ -337,11 +344,8 @@ int bs_events(FILE *f, const struct bs_trace *t, const struct bs_result *r,
 	for (i = 0; i < t->nev; i++) {
 		const struct bs_event *e = &t->ev[i], *cm = NULL;
 		int note = e->tc & BS_TC_NOTIFY;
-		long gi = bs_result_find(r, e->cgid);
-		struct bs_cg none = { .cgid = e->cgid };
-		const struct bs_cg *g = gi >= 0 ? &r->cg[gi] : &none;
 		char buf[32], ab[8], rw[8];
-		const char *name = bs_cg_name(g, buf, sizeof(buf)), *text;
+		const char *name, *text;
 		size_t tlen;
 
 		if (ao->dev_filter && e->device != ao->dev)
@@ -353,6 +357,7 @@ int bs_events(FILE *f, const struct bs_trace *t, const struct bs_result *r,
 		}
 		if (note && e->kind != BS_EV_MESSAGE)
 			continue;	/* timestamps */
+		name = event_cg_name(r, e, buf, sizeof(buf));
 		if (note)
 			snprintf(ab, sizeof(ab), "m");
 		else if (e->act < sizeof(act_names) / sizeof(act_names[0]) &&

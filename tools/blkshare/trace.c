@@ -238,16 +238,16 @@ int bs_parse_buf(struct bs_trace *t, const uint8_t *buf, size_t len,
 		if (action & (BS_TC_NOTIFY << BS_TC_SHIFT)) {
 			const uint8_t *nul;
 
-			if (act == BS_TN_MESSAGE)
+			if (act == BS_TN_MESSAGE) {
 				e.kind = BS_EV_MESSAGE;
-			else if (t->keep_all && act == BS_TN_PROCESS)
-				e.kind = BS_EV_OTHER;
-			else if (t->keep_all)
-				e.kind = BS_EV_OTHER;
-			else
+			} else if (!t->keep_all) {
 				goto next;
-			if (e.kind == BS_EV_OTHER && act != BS_TN_PROCESS)
-				goto keep;
+			} else {
+				e.kind = BS_EV_OTHER;
+				/* a process note's name is kept as text */
+				if (act != BS_TN_PROCESS)
+					goto keep;
+			}
 			/* Not NUL-terminated by the kernel; stop at one anyway. */
 			nul = memchr(pdu, 0, plen);
 			if (nul)
