@@ -18,11 +18,18 @@
  * "N", "default N", "MAJ:MIN N" and "MAJ:MIN default", and hcfq.* keys
  * in io.stat.
  *
+ * Buffered writers: hcfq_pd_dirty_weight() gives balance_dirty_pages()
+ * the factor by which it scales a dirtier's rate on the disk (weight
+ * over the default, split among the group's paced tasks), so that
+ * cgroups sharing a bdi_writeback dirty, and so write back, by weight.
+ *
  * A weight of 0 in struct hcfq_cgroup_data or struct hcfq_group means
  * "the default of the hierarchy the io controller is mounted on", so a
  * group made before the hierarchy was chosen still gets the right one.
  */
+#include <linux/blk-cgroup.h>
 #include <linux/cgroup.h>
+#include <linux/hash.h>
 #include <linux/seq_file.h>
 
 #include "elevator.h"
@@ -210,6 +217,63 @@ static void hcfq_pd_reset_stats(struct blkg_policy_data *pd)
 	WRITE_ONCE(st->sectors, 0);
 	atomic64_set(&st->dead_time, 0);
 	atomic64_set(&st->dead_sectors, 0);
+}
+
+/* period over which a group's paced writers are counted */
+#define HCFQ_DIRTIERS_PERIOD	HZ
+
+/*
+ * How many of @hg's tasks are being paced as they dirty page cache: the
+ * distinct hashed pids seen in this period, or in the last one if that
+ * saw more.  Hash collisions only ever count too few.
+ */
+static unsigned int hcfq_count_dirtier(struct hcfq_group *hg)
+{
+	unsigned long now = jiffies;
+
+	/* dirty_stamp starts at 0, which may be in jiffies' future */
+	if (time_after(now, hg->dirty_stamp + HCFQ_DIRTIERS_PERIOD) ||
+	    time_before(now, hg->dirty_stamp)) {
+		/* a period with nobody paced starts the count afresh */
+		if (time_after(now, hg->dirty_stamp + 2 * HCFQ_DIRTIERS_PERIOD) ||
+		    time_before(now, hg->dirty_stamp))
+			hg->dirtiers = 0;
+		hg->nr_dirtiers = hweight64(hg->dirtiers);
+		hg->dirtiers = 0;
+		hg->dirty_stamp = now;
+	}
+	hg->dirtiers |= BIT_ULL(hash_32(current->pid, 6));
+	return max_t(unsigned int, hg->nr_dirtiers, hweight64(hg->dirtiers));
+}
+
+/**
+ * hcfq_pd_dirty_weight - the pd_dirty_weight_fn op: pace buffered writers
+ * @pd: the group of the task that is dirtying page cache on hcfq's disk
+ *
+ * balance_dirty_pages() scales the task's rate by the returned factor,
+ * so the dirtiers of one bdi_writeback share its write bandwidth by
+ * weight (see "Buffered writers" in Documentation/block/hcfq-iosched.rst).
+ * A group's weight is split between its tasks that are being paced, so
+ * that the group, not each task, gets the weight's share.  The root's
+ * own tasks weigh as its leaf weight.
+ *
+ * Context: queue_lock held, so the elevator data outlives the call.
+ *
+ * Return: the task's part of the group's weight over the default weight,
+ * in units of 1 / BLKCG_DIRTY_WEIGHT_ONE; 0 when the disk's dirty_weight
+ * tunable is 0.
+ */
+static unsigned int hcfq_pd_dirty_weight(struct blkg_policy_data *pd)
+{
+	struct hcfq_group *hg = pd_to_hcfqg(pd);
+	unsigned int w;
+
+	lockdep_assert_held(&pd_to_blkg(pd)->q->queue_lock);
+	if (!READ_ONCE(hg->hd->dirty_weight))
+		return 0;
+	w = hg->parent ? hcfq_group_weight(hg) : hcfq_group_leaf_weight(hg);
+	w = w * BLKCG_DIRTY_WEIGHT_ONE / hcfq_dfl_weight();
+	return max(w / hcfq_count_dirtier(hg), 1U);
 }
 
 /* io.stat keys on v2 */
@@ -623,6 +687,7 @@ struct blkcg_policy blkcg_policy_hcfq = {
 	.pd_free_fn		= hcfq_pd_free,
 	.pd_reset_stats_fn	= hcfq_pd_reset_stats,
 	.pd_stat_fn		= hcfq_pd_stat,
+	.pd_dirty_weight_fn	= hcfq_pd_dirty_weight,
 };
 
 /**

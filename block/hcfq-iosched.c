@@ -102,6 +102,12 @@
  * ones three quarters of nr_requests), so that a reader is not left
  * waiting for a tag, or behind a long queue of writeback.
  *
+ * Buffered writers: the scheduler only sees writeback, paced by what
+ * was dirtied, and balance_dirty_pages() lets every task on a wb dirty
+ * at the same rate.  hcfq-cgroup.c's pd_dirty_weight_fn() scales each
+ * paced task's rate by its group's weight, split among the group's
+ * paced tasks, so the dirtying, and then the writeback, follow weights.
+ *
  * Locking: hd->lock protects all scheduler state and nests inside
  * q->queue_lock (the blkcg policy callbacks run under it).  The blkcg
  * files write weights that the scheduler reads with READ_ONCE.
@@ -1658,6 +1664,7 @@ static int hcfq_init_sched(struct request_queue *q, struct elevator_type *e)
 	hd->target_latency = HCFQ_TARGET_LATENCY;
 	hd->quantum = HCFQ_QUANTUM;
 	hd->low_latency = 1;
+	hd->dirty_weight = 1;
 
 	q->elevator = eq;
 	ret = blkcg_activate_policy(q->disk, &blkcg_policy_hcfq);
@@ -1726,6 +1733,7 @@ enum hcfq_tunable_id {
 	HCFQ_T_target_latency,
 	HCFQ_T_quantum,
 	HCFQ_T_low_latency,
+	HCFQ_T_dirty_weight,
 };
 
 struct hcfq_tunable {
@@ -1748,6 +1756,7 @@ static const struct hcfq_tunable hcfq_tunables[] = {
 	[HCFQ_T_target_latency]	= HCFQ_TUNABLE(target_latency, NSEC_PER_MSEC, 1, 10000),
 	[HCFQ_T_quantum]	= HCFQ_TUNABLE(quantum, 1, 1, 256),
 	[HCFQ_T_low_latency]	= HCFQ_TUNABLE(low_latency, 1, 0, 1),
+	[HCFQ_T_dirty_weight]	= HCFQ_TUNABLE(dirty_weight, 1, 0, 1),
 };
 
 static ssize_t hcfq_tunable_show(struct elevator_queue *e, char *page,
@@ -1795,6 +1804,7 @@ HCFQ_ATTR(group_idle_us);
 HCFQ_ATTR(target_latency);
 HCFQ_ATTR(quantum);
 HCFQ_ATTR(low_latency);
+HCFQ_ATTR(dirty_weight);
 
 #define HCFQ_FS_ENTRY(name) \
 	__ATTR(name, 0644, hcfq_##name##_show, hcfq_##name##_store)
@@ -1809,6 +1819,7 @@ static struct elv_fs_entry hcfq_attrs[] = {
 	HCFQ_FS_ENTRY(target_latency),
 	HCFQ_FS_ENTRY(quantum),
 	HCFQ_FS_ENTRY(low_latency),
+	HCFQ_FS_ENTRY(dirty_weight),
 	__ATTR_NULL
 };
 

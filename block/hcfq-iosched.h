@@ -121,6 +121,15 @@ struct hcfq_group {
 	unsigned int		dev_weight;	/* weight_device, 0 if unset */
 	unsigned int		dev_leaf_weight;
 
+	/*
+	 * Buffered writers (hcfq_pd_dirty_weight()), under queue_lock: a
+	 * bit per hashed pid that was paced since @dirty_stamp (jiffies),
+	 * and how many were counted in the period before.
+	 */
+	u64			dirtiers;
+	unsigned long		dirty_stamp;
+	unsigned int		nr_dirtiers;
+
 	struct hcfq_stats	stats;
 };
 
@@ -200,6 +209,7 @@ struct hcfq_data {
 	u64			target_latency;
 	u64			quantum;	/* requests */
 	u64			low_latency;	/* 0 or 1 */
+	u64			dirty_weight;	/* 0 or 1: pace dirtiers */
 };
 
 static inline struct hcfq_group *pd_to_hcfqg(struct blkg_policy_data *pd)
