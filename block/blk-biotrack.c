@@ -15,8 +15,10 @@
  * biotrack keeps, for every page, the io cgroup that last turned it from
  * clean to dirty, in page_ext (8 bytes a page).  folio_account_dirtied()
  * records it in the dirtier's context; submit_bio() looks it up for a
- * write bio that is charged to the root group and moves the bio to that
- * cgroup's blkg, before any policy sees it.  A bio is charged whole to
+ * write bio and, if the owner is a descendant of the bio's cgroup (the
+ * root's, for the flusher; a parent's, for cgroup writeback on v2 where
+ * the memory controller stops above the io one), moves the bio to the
+ * owner's blkg, before any policy sees it.  A bio is charged whole to
  * the owner of its first folio: filesystems build writeback bios from
  * contiguous ranges of one file, which one cgroup usually dirtied.
  *
@@ -24,18 +26,23 @@
  * writeback, so dirtied in their current life, where the record is
  * fresh.  Pages of any other kind (anonymous, slab, journal buffers)
  * may carry the record of an earlier life and are left alone, as are
- * bios that already belong to a non-root group (the dirtier's own
- * fsync, cgroup writeback on v2).  A kernel thread that dirties a folio
- * records its associated blkcg (kthread_associate_blkcg(), loop and
- * friends) or nothing; redirtying by the flusher thus drops the record
- * rather than charge the root's I/O to a stale owner.  Dirtying in
- * interrupt context records nothing either.
+ * bios of the owner itself or of a cgroup outside its ancestry (the
+ * dirtier's own fsync, cgroup writeback of the owner's own memcg).  A
+ * kernel thread that dirties a folio records its associated blkcg
+ * (kthread_associate_blkcg(), loop and friends) or nothing; redirtying
+ * by the flusher thus drops the record rather than charge the root's
+ * I/O to a stale owner.  Dirtying in interrupt context records nothing
+ * either.
  *
  * The record is the css id plus the low 32 bits of the css serial
  * number, in one u64 written and read with WRITE_ONCE/READ_ONCE: an id
  * that a new cgroup reuses after the dirtier's cgroup was removed does
- * not match, and neither does a dead cgroup (css_tryget_online()); such
- * writeback stays with the root, as it would without biotrack.
+ * not match.  The writeback of a removed cgroup goes to its nearest
+ * ancestor that is still online: while the css exists its ->parent
+ * chain leads there, and once it is freed biotrack_dead, filled when an
+ * io cgroup goes offline, maps its record to its parent's.  That table
+ * holds one small entry per css id that was ever removed, replaced when
+ * a removed cgroup's id is reused and removed again.
  *
  * "biotrack=off" on the kernel command line disables it and saves the
  * page_ext space.
@@ -50,6 +57,8 @@
 #include <linux/mm.h>
 #include <linux/page_ext.h>
 #include <linux/pagemap.h>
+#include <linux/slab.h>
+#include <linux/xarray.h>
 
 #include "blk-cgroup.h"
 
@@ -82,6 +91,19 @@ struct page_ext_operations biotrack_ops = {
 	.need = biotrack_need,
 	.init = biotrack_init,
 };
+
+/*
+ * A removed io cgroup: its record and its parent's (0 for the root), at
+ * its css id in biotrack_dead.  Entries are stored at offline and freed
+ * after an RCU grace period when a later removal of the id replaces them.
+ */
+struct biotrack_dead {
+	u64		owner;
+	u64		parent;
+	struct rcu_head	rcu;
+};
+
+static DEFINE_XARRAY(biotrack_dead);
 
 static u64 *biotrack_slot(struct page_ext *ext)
 {
@@ -130,8 +152,36 @@ void __biotrack_folio_dirtied(struct folio *folio)
 	page_ext_put(ext);
 }
 
+/*
+ * The online io cgroup that @owner's writeback is charged to, with a
+ * reference: @owner's own css, or its nearest online ancestor if it was
+ * removed.  NULL if that is the root, or if the chain is lost.  Called
+ * under rcu_read_lock(), which keeps the css and biotrack_dead entries.
+ */
+static struct cgroup_subsys_state *biotrack_live_owner(u64 owner)
+{
+	struct cgroup_subsys_state *css;
+	struct biotrack_dead *d;
+
+	while (owner) {
+		css = css_from_id((u32)owner, &io_cgrp_subsys);
+		if (css && biotrack_owner(css) == owner) {
+			for (; css->parent; css = css->parent)
+				if (css_tryget_online(css))
+					return css;
+			return NULL;
+		}
+		/* freed: follow the link recorded when it went offline */
+		d = xa_load(&biotrack_dead, (u32)owner);
+		if (!d || d->owner != owner)
+			return NULL;
+		owner = d->parent;
+	}
+	return NULL;
+}
+
 /**
- * __biotrack_bio - move a root-group writeback bio to its dirtier's blkg
+ * __biotrack_bio - move a writeback bio down to its dirtier's blkg
  * @bio: a write bio about to be submitted
  *
  * The body of biotrack_bio(), for when biotrack is enabled.  Only the
@@ -148,7 +198,7 @@ void __biotrack_bio(struct bio *bio)
 	struct page_ext *ext;
 	u64 owner;
 
-	if (!bio->bi_blkg || bio->bi_blkg->parent || !bio_has_data(bio))
+	if (!bio->bi_blkg || !bio_has_data(bio))
 		return;
 	/* the page at the bio's iterator: right for clones (btrfs, dm) too */
 	folio = page_folio(bio_page(bio));
@@ -165,12 +215,43 @@ void __biotrack_bio(struct bio *bio)
 		return;
 
 	rcu_read_lock();
-	css = css_from_id((u32)owner, &io_cgrp_subsys);
-	if (!css || biotrack_owner(css) != owner || !css_tryget_online(css)) {
-		rcu_read_unlock();
+	css = biotrack_live_owner(owner);
+	rcu_read_unlock();
+	if (!css)
+		return;
+	/* only ever down the tree: from the root, or from a cgwb's parent */
+	if (css != &bio->bi_blkg->blkcg->css &&
+	    cgroup_is_descendant(css->cgroup, bio->bi_blkg->blkcg->css.cgroup))
+		bio_associate_blkg_from_css(bio, css);
+	css_put(css);
+}
+
+/**
+ * __biotrack_css_offline - remember a removed io cgroup's parent
+ * @css: the io cgroup going offline
+ *
+ * The body of biotrack_css_offline(), for when biotrack is enabled.  An
+ * allocation failure only loses the link: the cgroup's remaining
+ * writeback then goes to the root, as without biotrack.
+ *
+ * Context: the io controller's css_offline callback; may sleep.
+ */
+void __biotrack_css_offline(struct cgroup_subsys_state *css)
+{
+	struct biotrack_dead *d, *old;
+
+	if (!css->parent)
+		return;
+	d = kmalloc(sizeof(*d), GFP_KERNEL);
+	if (!d)
+		return;
+	d->owner = biotrack_owner(css);
+	d->parent = css->parent->parent ? biotrack_owner(css->parent) : 0;
+	old = xa_store(&biotrack_dead, css->id, d, GFP_KERNEL);
+	if (xa_is_err(old)) {
+		kfree(d);
 		return;
 	}
-	rcu_read_unlock();
-	bio_associate_blkg_from_css(bio, css);
-	css_put(css);
+	if (old)
+		kfree_rcu(old, rcu);
 }

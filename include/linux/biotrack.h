@@ -9,6 +9,7 @@
 #include <linux/jump_label.h>
 
 struct bio;
+struct cgroup_subsys_state;
 struct folio;
 struct page_ext_operations;
 
@@ -18,6 +19,7 @@ DECLARE_STATIC_KEY_FALSE(biotrack_enabled);
 
 void __biotrack_folio_dirtied(struct folio *folio);
 void __biotrack_bio(struct bio *bio);
+void __biotrack_css_offline(struct cgroup_subsys_state *css);
 
 /**
  * biotrack_folio_dirtied - remember who dirtied a page cache folio
@@ -40,10 +42,10 @@ static inline void biotrack_folio_dirtied(struct folio *folio)
  * biotrack_bio - charge a writeback bio to the cgroup that dirtied it
  * @bio: a write bio about to be submitted
  *
- * If @bio is associated with the root blkg and its first page is a page
- * cache folio under writeback whose recorded owner is still online,
- * re-associates @bio with that owner's blkg.  Otherwise leaves @bio
- * alone.  A no-op until biotrack is enabled at boot.
+ * If @bio's first page is a page cache folio under writeback whose
+ * recorded owner (or its nearest online ancestor) is a descendant of
+ * @bio's cgroup, re-associates @bio with that owner's blkg.  Otherwise
+ * leaves @bio alone.  A no-op until biotrack is enabled at boot.
  *
  * Context: submit_bio(), any context that may submit a bio; takes only
  * the RCU read lock and does not sleep.
@@ -53,12 +55,32 @@ static inline void biotrack_bio(struct bio *bio)
 	if (static_branch_likely(&biotrack_enabled))
 		__biotrack_bio(bio);
 }
+
+/**
+ * biotrack_css_offline - an io cgroup is going away
+ * @css: the io cgroup going offline
+ *
+ * Records @css's parent, so that writeback of pages @css dirtied is
+ * charged to its nearest online ancestor once @css is gone.  A no-op
+ * until biotrack is enabled at boot.
+ *
+ * Context: the io controller's css_offline callback; may sleep.
+ */
+static inline void biotrack_css_offline(struct cgroup_subsys_state *css)
+{
+	if (static_branch_likely(&biotrack_enabled))
+		__biotrack_css_offline(css);
+}
 #else
 static inline void biotrack_folio_dirtied(struct folio *folio)
 {
 }
 
 static inline void biotrack_bio(struct bio *bio)
+{
+}
+
+static inline void biotrack_css_offline(struct cgroup_subsys_state *css)
 {
 }
 #endif /* CONFIG_BLK_BIOTRACK */

@@ -1,7 +1,7 @@
 #!/bin/sh
 # budget: 180
 # results: g1-charged g1-not-more root-not-g1 dmesg
-# biotrack (patches/0002): writeback is charged to the cgroup that dirtied
+# biotrack (patches/0005): writeback is charged to the cgroup that dirtied
 # the pages, whoever writes it back. ext4 on a QD1 null_blk under hcfq;
 # each case dirties 8 MiB with a buffered dd and then runs sync from the
 # root cgroup, so the bios come from the flusher or from sync, i.e. the
@@ -13,6 +13,8 @@
 #     of 8 MiB (v1), g1's by less than 0.5 MiB.
 #  3. dirtied in g2, g2 removed before the sync: written back as the
 #     root's on v1 (at least 90 %), no warning on either version.
+#  4. dirtied in g1/g4, g4 removed before the sync: charged to g1, its
+#     nearest online ancestor, on v1 (at least 90 %).
 # Counters: hcfq's blkio.io_service_bytes on v1 (the root's file is its
 # own I/O), io.stat wbytes on v2 (where cgroup writeback with the memory
 # controller charges the dirtier too; the v2 run checks that biotrack
@@ -73,6 +75,18 @@ log "g2 dirtied and removed: root wrote $(mib $((r3 - r2))) MiB"
 metric "$SCEN" case=removed "root_mib=$(mib $((r3 - r2)))"
 [ "$CGMODE" = v1 ] && lat_assert "$SCEN:removed-to-root" "$(mib $((r3 - r2)))" ge "$(mib $((SZ * 9 / 10)))" "MiB of a removed group's writeback charged to the root"
 
-lat_rm "$MNT/f1" "$MNT/f2" "$MNT/f3"
+# 4. dirtied in g1/g4, g4 removed before writeback: its nearest online
+#    ancestor, g1, is charged
+cg_new g4 g1 || log "cg_new g4 failed"
+b4=$(wbytes "$G1")
+lat_exec g4 dd if=/dev/zero of="$MNT/f4" bs=1M count=$MB 2> /dev/null
+rmdir "$(cg_path g4)" || log "rmdir g4 failed"
+sync
+a4=$(wbytes "$G1")
+log "g1/g4 dirtied, g4 removed: g1 wrote $(mib $((a4 - b4))) MiB"
+metric "$SCEN" case=removed-child "g1_mib=$(mib $((a4 - b4)))"
+[ "$CGMODE" = v1 ] && lat_assert "$SCEN:removed-to-parent" "$(mib $((a4 - b4)))" ge "$(mib $((SZ * 9 / 10)))" "MiB of a removed child's writeback charged to its parent"
+
+lat_rm "$MNT/f1" "$MNT/f2" "$MNT/f3" "$MNT/f4"
 lat_teardown bt
 dmesg_check > /dev/null; check_rc "$SCEN:dmesg" $? "no kernel warnings"
