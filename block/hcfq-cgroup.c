@@ -20,7 +20,8 @@
  *
  * Buffered writers: hcfq_pd_dirty_weight() gives balance_dirty_pages()
  * the factor by which it scales a dirtier's rate on the disk (weight
- * over the default, split among the group's paced tasks), so that
+ * split among the group's paced tasks, over the largest such part paced
+ * on the disk), so that
  * cgroups sharing a bdi_writeback dirty, and so write back, by weight.
  *
  * A weight of 0 in struct hcfq_cgroup_data or struct hcfq_group means
@@ -219,8 +220,21 @@ static void hcfq_pd_reset_stats(struct blkg_policy_data *pd)
 	atomic64_set(&st->dead_sectors, 0);
 }
 
-/* period over which a group's paced writers are counted */
+/* period over which paced writers and weights are counted */
 #define HCFQ_DIRTIERS_PERIOD	HZ
+
+/*
+ * Whether a period that began at @stamp is over at @now, and whether a
+ * whole period went by without any call (the old counts are stale).
+ * A @stamp of 0 may lie in jiffies' future: that counts as stale.
+ */
+static bool hcfq_dirty_period_over(unsigned long stamp, unsigned long now,
+				   bool *stale)
+{
+	*stale = time_after(now, stamp + 2 * HCFQ_DIRTIERS_PERIOD) ||
+		 time_before(now, stamp);
+	return *stale || time_after(now, stamp + HCFQ_DIRTIERS_PERIOD);
+}
 
 /*
  * How many of @hg's tasks are being paced as they dirty page cache: the
@@ -230,20 +244,34 @@ static void hcfq_pd_reset_stats(struct blkg_policy_data *pd)
 static unsigned int hcfq_count_dirtier(struct hcfq_group *hg)
 {
 	unsigned long now = jiffies;
+	bool stale;
 
-	/* dirty_stamp starts at 0, which may be in jiffies' future */
-	if (time_after(now, hg->dirty_stamp + HCFQ_DIRTIERS_PERIOD) ||
-	    time_before(now, hg->dirty_stamp)) {
-		/* a period with nobody paced starts the count afresh */
-		if (time_after(now, hg->dirty_stamp + 2 * HCFQ_DIRTIERS_PERIOD) ||
-		    time_before(now, hg->dirty_stamp))
-			hg->dirtiers = 0;
-		hg->nr_dirtiers = hweight64(hg->dirtiers);
+	if (hcfq_dirty_period_over(hg->dirty_stamp, now, &stale)) {
+		hg->nr_dirtiers = stale ? 0 : hweight64(hg->dirtiers);
 		hg->dirtiers = 0;
 		hg->dirty_stamp = now;
 	}
 	hg->dirtiers |= BIT_ULL(hash_32(current->pid, 6));
 	return max_t(unsigned int, hg->nr_dirtiers, hweight64(hg->dirtiers));
+}
+
+/*
+ * Record per-task weight @w on @hd and return the largest one paced on
+ * the disk in this period or the last, so that the heaviest dirtier
+ * runs at the wb's own rate and the others below it.
+ */
+static unsigned int hcfq_dirty_wmax(struct hcfq_data *hd, unsigned int w)
+{
+	unsigned long now = jiffies;
+	bool stale;
+
+	if (hcfq_dirty_period_over(hd->dirty_stamp, now, &stale)) {
+		hd->dirty_wmax_last = stale ? 0 : hd->dirty_wmax;
+		hd->dirty_wmax = 0;
+		hd->dirty_stamp = now;
+	}
+	hd->dirty_wmax = max(hd->dirty_wmax, w);
+	return max(hd->dirty_wmax, hd->dirty_wmax_last);
 }
 
 /**
@@ -254,14 +282,16 @@ static unsigned int hcfq_count_dirtier(struct hcfq_group *hg)
  * so the dirtiers of one bdi_writeback share its write bandwidth by
  * weight (see "Buffered writers" in Documentation/block/hcfq-iosched.rst).
  * A group's weight is split between its tasks that are being paced, so
- * that the group, not each task, gets the weight's share.  The root's
- * own tasks weigh as its leaf weight.
+ * that the group, not each task, gets the weight's share, and taken
+ * relative to the heaviest such share on the disk, so that factors stay
+ * at or below 1 and the wb's rate does not have to fall far to absorb
+ * them.  The root's own tasks weigh as its leaf weight.
  *
  * Context: queue_lock held, so the elevator data outlives the call.
  *
- * Return: the task's part of the group's weight over the default weight,
- * in units of 1 / BLKCG_DIRTY_WEIGHT_ONE; 0 when the disk's dirty_weight
- * tunable is 0.
+ * Return: the task's part of the group's weight over the largest part
+ * paced on the disk lately, in units of 1 / BLKCG_DIRTY_WEIGHT_ONE; 0
+ * when the disk's dirty_weight tunable is 0.
  */
 static unsigned int hcfq_pd_dirty_weight(struct blkg_policy_data *pd)
 {
@@ -272,8 +302,9 @@ static unsigned int hcfq_pd_dirty_weight(struct blkg_policy_data *pd)
 	if (!READ_ONCE(hg->hd->dirty_weight))
 		return 0;
 	w = hg->parent ? hcfq_group_weight(hg) : hcfq_group_leaf_weight(hg);
-	w = w * BLKCG_DIRTY_WEIGHT_ONE / hcfq_dfl_weight();
-	return max(w / hcfq_count_dirtier(hg), 1U);
+	w = max(w * BLKCG_DIRTY_WEIGHT_ONE / hcfq_count_dirtier(hg), 1U);
+	return max_t(u64, (u64)w * BLKCG_DIRTY_WEIGHT_ONE /
+		     hcfq_dirty_wmax(hg->hd, w), 1);
 }
 
 /* io.stat keys on v2 */

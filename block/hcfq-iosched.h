@@ -210,6 +210,15 @@ struct hcfq_data {
 	u64			quantum;	/* requests */
 	u64			low_latency;	/* 0 or 1 */
 	u64			dirty_weight;	/* 0 or 1: pace dirtiers */
+
+	/*
+	 * Buffered writers (hcfq_pd_dirty_weight()), under q->queue_lock:
+	 * the largest per-task weight paced since @dirty_stamp (jiffies),
+	 * and in the period before; the factors are taken relative to it.
+	 */
+	unsigned int		dirty_wmax;
+	unsigned int		dirty_wmax_last;
+	unsigned long		dirty_stamp;
 };
 
 static inline struct hcfq_group *pd_to_hcfqg(struct blkg_policy_data *pd)
