@@ -121,7 +121,21 @@ fair_run() {
 	_fr_win=$WIN_FROM
 	[ "$_fr_ramp" -gt 0 ] && _fr_win=$_fr_ramp
 	_fr_rt=$((_fr_rt + _fr_ramp))
-	while [ $_fr_t -lt "$_fr_rt" ]; do
+	# FAIR_UNTIL_DONE=1: sample until every fio has exited (at most 3 x
+	# the run) instead of for RAMP + RT passes, which on a loaded guest
+	# take up to twice as long as fio does
+	while :; do
+		if [ "${FAIR_UNTIL_DONE:-0}" = 1 ]; then
+			_fr_live=
+			for _fr_p in $_fr_pids; do
+				_fr_s=$(sed -n 's/^State:[[:space:]]*\(.\).*/\1/p' "/proc/$_fr_p/status" 2>/dev/null)
+				[ -n "$_fr_s" ] && [ "$_fr_s" != Z ] && _fr_live=1
+			done
+			[ -z "$_fr_live" ] || [ $_fr_t -ge $((3 * _fr_rt)) ] && _fr_t=-1
+		elif [ $_fr_t -ge "$_fr_rt" ]; then
+			_fr_t=-1
+		fi
+		[ $_fr_t -lt 0 ] && break
 		for _fr_n in $_fr_names; do
 			echo "$_fr_t $_fr_n $(grp_bytes "$_fr_n") $(grp_time_ms "$_fr_n") $(cut -d' ' -f1 /proc/uptime)" \
 				>> "$ODIR/$_fr_tag.samples"

@@ -42,12 +42,27 @@ fair_groups hcfq "$W" || { result "$SCEN" FAIL "cgroup setup failed"; exit 0; }
 unset CG_CTRLS
 dirty_limits $((DIRTY / 2)) "$DIRTY"
 FAIR_RAMP=$RAMP
+FAIR_UNTIL_DONE=1
 mkdir -p "$MNT"
 
 # sample Dirty + Writeback (kB) every 100 ms into $1 until killed
 dirty_sampler() {
 	while :; do
 		awk '/^(Dirty|Writeback):/ { s += $2 } END { print s }' /proc/meminfo
+		sleep 0.1
+	done > "$1"
+}
+
+# BW_STACKS=1 (diagnosis): every 100 ms, each fio's cgroup and where it
+# sleeps (/proc/PID/stack), into $1
+stack_sampler() {
+	while :; do
+		for d in /proc/[0-9]*; do
+			[ "$(cat "$d/comm" 2>/dev/null)" = fio ] || continue
+			cg=$(sed -n 's/^[0-9]*:[^:]*:\(.*\)/\1/p' "$d/cgroup" 2>/dev/null | head -n1)
+			st=$(head -n4 "$d/stack" 2>/dev/null | sed 's/^\[<.*>\] //; s/+.*//' | tr '\n' ' ')
+			echo "$cg $st"
+		done
 		sleep 0.1
 	done > "$1"
 }
@@ -66,9 +81,14 @@ for target in ${BW_TARGETS:-ext4 raw}; do
 		sync
 		dirty_sampler "$ODIR/$target-$s.dirty" &
 		dpid=$!
+		spid=
+		if [ "${BW_STACKS:-0}" = 1 ]; then
+			stack_sampler "$ODIR/$target-$s.stacks" &
+			spid=$!
+		fi
 		fair_run "$target-$s" "$RT" "g1:$JOB;g3:$JOB;g6:$JOB"
-		kill "$dpid"
-		wait "$dpid" 2>/dev/null
+		kill "$dpid" $spid
+		wait "$dpid" $spid 2>/dev/null
 		sync
 		[ "$target" = ext4 ] && umount "$MNT"
 		if [ -s "$ODIR/$target-$s.fiofail" ]; then
@@ -86,7 +106,9 @@ for target in ${BW_TARGETS:-ext4 raw}; do
 		fi
 	done
 	fair_check "$SCEN:$target-app" "$target-hcfq" fio "$WANT" "$TOL"
-	fair_check "$SCEN:$target-dev" "$target-hcfq" win "$WANT" "$TOL"
+	# BW_DEV=0: leave out the device shares (see hcfq-bwrite-app)
+	[ "${BW_DEV:-1}" = 1 ] &&
+		fair_check "$SCEN:$target-dev" "$target-hcfq" win "$WANT" "$TOL"
 	fair_vs "$SCEN:$target-tput" "$target-hcfq" "$target-none" 0.9
 	metric "$SCEN:$target-none" "shares=$(shares < "$ODIR/$target-none.fio" | tr ' \n' '=,')"
 done

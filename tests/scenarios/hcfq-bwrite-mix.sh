@@ -1,0 +1,175 @@
+#!/bin/sh
+# budget: 600
+# results: fsync-progress fsync-p99 fsync-sync starve-share starve-fsync shared-charge dmesg
+# Buffered writers next to other writers (issue 13, tests 5 to 7), on
+# ext4 at the kernel's default nr_requests, with the dirty pool of
+# hcfq-bwrite (32 MiB, 8 s of the disk):
+#   fsync-*    a writer that fsyncs every 8 KiB write (weight 1000) next
+#              to a buffered stream (weight 100), under none and hcfq:
+#              both make progress under hcfq, hcfq's fsync p99 is at most
+#              2 x none's, and sync(2) then returns within 60 s
+#   starve-*   buffered streams at weights 10 and 1000: the weight-10
+#              group gets at least half of its 1 % share of the bytes,
+#              and an fsync of 1 MiB it writes meanwhile returns in 60 s
+#   shared-*   two groups (100, 300) write disjoint halves of one file:
+#              each group is charged, after sync, 0.9 to 1.1 x the bytes
+#              it wrote; with MIX_SHARED_APP=1 (hcfq-bwrite-shared, in
+#              `make check-bwrite`) also shares of fio's bytes within +-5
+#              points of 25/75, which do not hold yet: a paced writer
+#              sleeps holding the file's i_rwsem, and the other waits
+# MIX_PARTS picks the parts (default "fsync starve shared").
+# On v2 the groups get the io controller only (see hcfq-bwrite-nomem):
+# with the memory controller, cgroup writeback charges a file's
+# writeback to one owner, so "shared" cannot hold there.
+. /tests/guest/lib.sh
+. /tests/guest/fair.sh
+
+RT=${MIX_RT:-15}
+DIRTY=$((32 << 20))
+MNT=/mnt/mix
+STREAM="--rw=write --bs=8k --direct=0 --ioengine=psync"
+
+fair_disk mix none memory_backed=1 size=1536 ||
+	{ result "$SCEN" FAIL "disk setup failed"; exit 0; }
+if [ "$CGMODE" = v2 ]; then
+	cg_new mix || { result "$SCEN" FAIL "cgroup setup failed"; exit 0; }
+	CG_CTRLS=+io
+	fair_groups hcfq "hi:1000:mix lo:100:mix w10:10:mix w1000:1000:mix s1:100:mix s3:300:mix"
+else
+	fair_groups hcfq "hi:1000 lo:100 w10:10 w1000:1000 s1:100 s3:300"
+fi || { result "$SCEN" FAIL "cgroup setup failed"; exit 0; }
+unset CG_CTRLS
+dirty_limits $((DIRTY / 2)) "$DIRTY"
+mkdir -p "$MNT"
+
+# $1: scheduler; a fresh ext4 on the disk, mounted on $MNT
+mix_fs() {
+	set_sched "$DEV" "$1" && FAIR_SCHED=$1 &&
+		mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$DEV" &&
+		mount -t ext4 "$DEV" "$MNT"
+}
+
+# p99 of fsync latency (us) in fio's JSON output $1
+fsync_p99() {
+	awk '/"sync" : \{/ { on = 1 } on && /"99.000000"/ {
+		gsub(/[^0-9]/, "", $3); print int($3 / 1000); exit }' "$1"
+}
+
+# bytes written, from fio's JSON output $1
+json_wbytes() {
+	awk '/"write" : \{/ { on = 1 } on && /"io_bytes"/ {
+		gsub(/[^0-9]/, "", $3); print $3 + 0; exit }' "$1"
+}
+
+for part in ${MIX_PARTS:-fsync starve shared}; do
+	case $part in
+	fsync)
+		for s in none hcfq; do
+			mix_fs "$s" || { result "$SCEN:fsync-progress" FAIL "mkfs/mount under $s failed"; continue 2; }
+			cg_exec lo fio --name=lo --filename="$MNT/stream" --size=1g \
+				--time_based --runtime="$RT" $STREAM \
+				--output-format=json --output="$ODIR/fsync-$s.lo" > /dev/null 2>&1 &
+			lpid=$!
+			cg_exec hi fio --name=hi --filename="$MNT/log" --size=64m \
+				--time_based --runtime="$RT" $STREAM --fsync=1 \
+				--output-format=json --output="$ODIR/fsync-$s.hi" > /dev/null 2>&1
+			hrc=$?
+			wait "$lpid"
+			lrc=$?
+			t0=$(cut -d' ' -f1 /proc/uptime)
+			timeout 60 sync
+			src=$?
+			t1=$(cut -d' ' -f1 /proc/uptime)
+			umount "$MNT"
+			eval "p99_$s=\$(fsync_p99 \"\$ODIR/fsync-\$s.hi\")"
+			eval "hi_$s=\$(json_wbytes \"\$ODIR/fsync-\$s.hi\")"
+			eval "lo_$s=\$(json_wbytes \"\$ODIR/fsync-\$s.lo\")"
+			eval "rc_$s=\"\$hrc \$lrc \$src\""
+			metric "$SCEN:fsync" "sched=$s" "fsync_p99_us=$(eval echo \$p99_$s)" \
+				"hi_bytes=$(eval echo \$hi_$s)" "lo_bytes=$(eval echo \$lo_$s)" \
+				"sync_s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')"
+		done
+		if [ "${rc_hcfq:-x}" = "0 0 0" ] && [ "${hi_hcfq:-0}" -gt 0 ] && [ "${lo_hcfq:-0}" -gt 0 ]; then
+			result "$SCEN:fsync-progress" PASS "fsync writer ${hi_hcfq} B, stream ${lo_hcfq} B"
+		else
+			result "$SCEN:fsync-progress" FAIL "rc (fsync, stream, sync) ${rc_hcfq:-?}, bytes ${hi_hcfq:-?} and ${lo_hcfq:-?}"
+		fi
+		if [ -n "${p99_none-}" ] && [ -n "${p99_hcfq-}" ] && [ "$p99_none" -gt 0 ] &&
+			[ "$p99_hcfq" -le $((2 * p99_none)) ]; then
+			result "$SCEN:fsync-p99" PASS "hcfq ${p99_hcfq} us <= 2 x none's ${p99_none} us"
+		else
+			result "$SCEN:fsync-p99" FAIL "hcfq ${p99_hcfq:-?} us, none ${p99_none:-?} us (bound 2 x none)"
+		fi
+		case ${rc_hcfq-} in
+		*" 0") result "$SCEN:fsync-sync" PASS "sync(2) returned after the run" ;;
+		*) result "$SCEN:fsync-sync" FAIL "sync(2) did not return in 60 s (rc ${rc_hcfq:-?})" ;;
+		esac
+		;;
+	starve)
+		mix_fs hcfq || { result "$SCEN:starve-share" FAIL "mkfs/mount failed"; continue; }
+		FAIR_DIR=$MNT
+		FAIR_RAMP=5
+		FAIR_UNTIL_DONE=1
+		# the fsync starts 10 s into the run and must end within 60 s
+		(sleep 15; cg_exec w10 timeout 60 dd if=/dev/zero of="$MNT/w10.sync" \
+			bs=64k count=16 conv=fsync 2> /dev/null; echo $? > "$ODIR/starve.ddrc") &
+		ddp=$!
+		fair_run starve "$RT" "w10:$STREAM;w1000:$STREAM"
+		wait "$ddp"
+		unset FAIR_DIR FAIR_RAMP FAIR_UNTIL_DONE
+		sync
+		umount "$MNT"
+		sh=$(shares < "$ODIR/starve.fio" | awk '$1 == "w10" { print $2 }')
+		metric "$SCEN:starve" "w10_share=$sh" "want_min=0.5"
+		if [ -s "$ODIR/starve.fiofail" ]; then
+			result "$SCEN:starve-share" FAIL "fio failed in: $(tr '\n' ' ' < "$ODIR/starve.fiofail")"
+		elif awk -v s="${sh:-0}" 'BEGIN { exit !(s >= 0.5) }'; then
+			result "$SCEN:starve-share" PASS "weight 10 got $sh % of the bytes (>= 0.5)"
+		else
+			result "$SCEN:starve-share" FAIL "weight 10 got ${sh:-?} % of the bytes (< 0.5)"
+		fi
+		ddrc=$(cat "$ODIR/starve.ddrc" 2>/dev/null)
+		check_rc "$SCEN:starve-fsync" "${ddrc:-1}" "the weight-10 group's 1 MiB fsync returned (rc ${ddrc:-?})"
+		;;
+	shared)
+		mix_fs hcfq || { result "$SCEN:shared-app" FAIL "mkfs/mount failed"; continue; }
+		truncate -s 512m "$MNT/shared"
+		sync
+		b1=$(grp_bytes s1) b3=$(grp_bytes s3)
+		cg_exec s1 fio --name=s1 --filename="$MNT/shared" --offset=0 --size=256m \
+			--time_based --runtime="$RT" $STREAM \
+			--output-format=terse --terse-version=3 --output="$ODIR/shared.fio.s1" > /dev/null 2>&1 &
+		p1=$!
+		cg_exec s3 fio --name=s3 --filename="$MNT/shared" --offset=256m --size=256m \
+			--time_based --runtime="$RT" $STREAM \
+			--output-format=terse --terse-version=3 --output="$ODIR/shared.fio.s3" > /dev/null 2>&1
+		r3=$?
+		wait "$p1"
+		r1=$?
+		sync
+		c1=$(($(grp_bytes s1) - b1)) c3=$(($(grp_bytes s3) - b3))
+		umount "$MNT"
+		f1=$(fio_bytes "$ODIR/shared.fio.s1") f3=$(fio_bytes "$ODIR/shared.fio.s3")
+		printf 's1 %s\ns3 %s\n' "$f1" "$f3" > "$ODIR/shared.fio"
+		metric "$SCEN:shared" "fio=$f1,$f3" "charged=$c1,$c3" \
+			"shares=$(shares < "$ODIR/shared.fio" | tr ' \n' '=,')"
+		if [ "${MIX_SHARED_APP:-0}" = 1 ]; then
+			if [ "$r1$r3" != 00 ]; then
+				result "$SCEN:shared-app" FAIL "fio failed (rc $r1 $r3)"
+			else
+				fair_check "$SCEN:shared-app" shared fio "s1:25 s3:75" 5
+			fi
+		fi
+		if [ "$r1$r3" = 00 ] && awk -v a="$f1" -v b="$f3" -v c="$c1" -v d="$c3" 'BEGIN {
+			exit !(a > 0 && b > 0 && c >= 0.9 * a && c <= 1.1 * a &&
+			       d >= 0.9 * b && d <= 1.1 * b) }'; then
+			result "$SCEN:shared-charge" PASS "charged $c1 and $c3 B for $f1 and $f3 B written"
+		else
+			result "$SCEN:shared-charge" FAIL "charged $c1 and $c3 B for $f1 and $f3 B written (want 0.9 to 1.1 x)"
+		fi
+		;;
+	esac
+done
+dirty_limits_restore
+nullb_destroy mix
+dmesg_check > /dev/null; check_rc "$SCEN:dmesg" $? "no kernel warnings"
