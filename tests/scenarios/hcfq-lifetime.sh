@@ -4,10 +4,12 @@
 # Lifetime under I/O, with hcfq attached (issue 15):
 # - move: four QD1 O_DIRECT readers (two processes each in g1 and g2,
 #   weights 100 and 900) while every 100 ms all of their fio processes
-#   (two mains, four jobs) are moved to the other group, until the 16 s
+#   (two mains, four jobs) are moved to the other group, until the 24 s
 #   runs end (at least 4 rounds: one took 1.7 to 3 s on the debug kernel
-#   under TCG, 5 rounds in 10 s in one boot): every fio succeeds, and
-#   then nothing is left queued or in the driver (debugfs busy);
+#   under TCG, 5 rounds in 10 s in one boot, and 4 rounds in 16 s on a
+#   slow host on 2026-12-02, the last of them as the processes exited):
+#   at least 4 moves a round but the last, every fio succeeds, and then
+#   nothing is left queued or in the driver (debugfs busy);
 # - remove: readers and writers in three weighted groups and 12.5 MiB
 #   of a buffered writer's dirty pages, then the null_blk device is
 #   powered off and removed through configfs while they run: that
@@ -24,7 +26,7 @@ fair_groups hcfq "g1:100 g2:900" || { result "$SCEN" FAIL "cgroup setup failed";
 pids=
 for g in g1 g2; do
 	cg_exec "$g" fio --name="mv$g" --filename="$DEV" --rw=randread --bs=8k \
-		--direct=1 --ioengine=psync --numjobs=2 --time_based --runtime=16 \
+		--direct=1 --ioengine=psync --numjobs=2 --time_based --runtime=24 \
 		--size=256m --output="$ODIR/move.$g" > /dev/null 2>&1 &
 	pids="$pids $!"
 done
@@ -39,7 +41,7 @@ while [ $i -lt 120 ]; do
 done
 P1=$(cg_path g1) P2=$(cg_path g2)
 moves=0 rounds=0
-# until the fio runs end (16 s): a round takes 0.1 s on the normal
+# until the fio runs end (24 s): a round takes 0.1 s on the normal
 # kernel, and 1.7 to 3 s on the debug kernel, where a migration is slow
 alive_any() {
 	for _p in $pids; do kill -0 "$_p" 2>/dev/null && return 0; done
@@ -61,10 +63,10 @@ for p in $pids; do
 done
 np=$(echo $movers | wc -w)
 if [ "$bad" = 0 ] && [ "$np" -ge 6 ] && [ "$rounds" -ge 4 ] &&
-   [ "$moves" -ge $((rounds * 4)) ]; then
+   [ "$moves" -ge $(((rounds - 1) * 4)) ]; then
 	result "$SCEN:move" PASS "$rounds rounds, $moves moves of $np fio processes between g1 and g2 under I/O; every fio succeeded"
 else
-	result "$SCEN:move" FAIL "$rounds rounds (want >= 4), $moves moves of $np processes (want 6 processes, >= 4 moves a round); $bad fio runs failed"
+	result "$SCEN:move" FAIL "$rounds rounds (want >= 4), $moves moves of $np processes (want 6 processes, >= 4 moves a round but the last); $bad fio runs failed"
 fi
 sched_drained "$SCEN:move-drained" "$DEV" "after the moves"
 nullb_destroy lifem
