@@ -53,20 +53,6 @@ dirty_sampler() {
 	done > "$1"
 }
 
-# BW_STACKS=1 (diagnosis): every 100 ms, each fio's cgroup and where it
-# sleeps (/proc/PID/stack), into $1
-stack_sampler() {
-	while :; do
-		for d in /proc/[0-9]*; do
-			[ "$(cat "$d/comm" 2>/dev/null)" = fio ] || continue
-			cg=$(sed -n 's/^[0-9]*:[^:]*:\(.*\)/\1/p' "$d/cgroup" 2>/dev/null | head -n1)
-			st=$(head -n4 "$d/stack" 2>/dev/null | sed 's/^\[<.*>\] //; s/+.*//' | tr '\n' ' ')
-			echo "$cg $st"
-		done
-		sleep 0.1
-	done > "$1"
-}
-
 for target in ${BW_TARGETS:-ext4 raw}; do
 	for s in none hcfq; do
 		set_sched "$DEV" "$s" || { result "$SCEN:$target" FAIL "set_sched $s failed"; continue 2; }
@@ -81,14 +67,9 @@ for target in ${BW_TARGETS:-ext4 raw}; do
 		sync
 		dirty_sampler "$ODIR/$target-$s.dirty" &
 		dpid=$!
-		spid=
-		if [ "${BW_STACKS:-0}" = 1 ]; then
-			stack_sampler "$ODIR/$target-$s.stacks" &
-			spid=$!
-		fi
 		fair_run "$target-$s" "$RT" "g1:$JOB;g3:$JOB;g6:$JOB"
-		kill "$dpid" $spid
-		wait "$dpid" $spid 2>/dev/null
+		kill "$dpid"
+		wait "$dpid" 2>/dev/null
 		sync
 		[ "$target" = ext4 ] && umount "$MNT"
 		if [ -s "$ODIR/$target-$s.fiofail" ]; then
