@@ -73,14 +73,7 @@ grp_bytes() {
 }
 
 grp_time_ms() {
-	_gt_p=$(cg_path "$1")
-	if [ "$CGMODE" = v1 ]; then
-		awk -v d="$MM" '$1 == d { s = $2 } END { print s + 0 }' "$_gt_p/blkio.time"
-	else
-		awk -v d="$MM" '$1 == d { for (i = 2; i <= NF; i++) {
-			split($i, kv, "="); if (kv[1] == "hcfq.time") s = kv[2] } }
-			END { print s + 0 }' "$_gt_p/io.stat"
-	fi
+	cg_hcfq_time "$1" "$MM"
 }
 
 fair_run() {

@@ -179,6 +179,10 @@ lat_grp_bytes() {
 	for _lg in $1; do printf '%s=%s ' "$_lg" "$(cg_io_bytes "$_lg" "$MM")"; done
 }
 
+lat_grp_time() {
+	for _lg in $1; do printf '%s=%s ' "$_lg" "$(cg_hcfq_time "$_lg" "$MM")"; done
+}
+
 lat_grp_delta() {
 	echo "$1 | $2" | awk '{
 		for (i = 1; i <= NF; i++) { if ($i == "|") { p = 1; continue }
@@ -297,9 +301,12 @@ lat_max() {
 	for _lm_k in "$@"; do lat_get "$_lm_f" "$_lm_s" "$_lm_k"; done | sort -n | tail -n1
 }
 
-# lat_assert NAME A OP B "what": result NAME PASS if A OP B (OP le|ge)
+# lat_assert NAME A OP B "what": result NAME PASS if A OP B (OP le|ge), or
+# for OP within, B "TARGET TOL": PASS if |A - TARGET| <= TOL
 lat_assert() {
 	if awk -v a="$2" -v b="$4" -v op="$3" 'BEGIN { if (a == "" || b == "") exit 1
+		if (op == "within") { split(b, tt, " "); d = a - tt[1]
+			exit !(d <= tt[2] + 0 && -d <= tt[2] + 0) }
 		exit !(op == "le" ? a + 0 <= b + 0 : a + 0 >= b + 0) }'; then
 		result "$1" PASS "$5: $2 (limit $3 $4)"
 	else
@@ -325,7 +332,9 @@ lat_wbt_check() {
 # the start (fio's startup, the 1 s ramp and up to ~1.6 s of stagger
 # between 32 threads under TCG) to RUNTIME s, when every job runs, go to
 # $ODIR/TAG.win ("grp bytes") and the window's length in ms to
-# $ODIR/TAG.winms: use those for shares.
+# $ODIR/TAG.winms: use those for shares. The disk time hcfq charged each
+# group in the same window (cg_hcfq_time; 0 under other schedulers) goes
+# to $ODIR/TAG.twin ("grp ms").
 lat_fio() {
 	_lf_t=$1 _lf_rt=$2
 	shift 2
@@ -344,8 +353,10 @@ lat_fio() {
 	sleep 3
 	lat_now; _lf_a=$LAT_T
 	_lf_b0=$(lat_grp_bytes "$_lf_g")
+	_lf_t0=$(lat_grp_time "$_lf_g")
 	sleep $((_lf_rt - 3))
 	_lf_b1=$(lat_grp_bytes "$_lf_g")
+	_lf_t1=$(lat_grp_time "$_lf_g")
 	lat_now
 	echo $(((LAT_T - _lf_a) / 1000)) > "$ODIR/$_lf_t.winms"
 	wait
@@ -354,4 +365,5 @@ lat_fio() {
 		echo "$_lf_n $(fio_bytes "$ODIR/$_lf_t.fio.$_lf_n")" >> "$ODIR/$_lf_t.bytes"
 	done
 	lat_grp_delta "$_lf_b0" "$_lf_b1" > "$ODIR/$_lf_t.win"
+	lat_grp_delta "$_lf_t0" "$_lf_t1" > "$ODIR/$_lf_t.twin"
 }

@@ -45,6 +45,8 @@
 #       device, kernel counters: v2 io.stat rbytes+wbytes; v1
 #       blkio.throttle.io_service_bytes Read+Write (counts only while
 #       blk-throttle is active on the queue: nullb_create does that)
+#   cg_hcfq_time NAME MAJ:MIN        disk time in ms hcfq charged the
+#       cgroup on the device: v1 blkio.time, v2 io.stat hcfq.time
 # numbers:
 #   fio_bytes FILE                   read+write bytes from fio
 #       --output-format=terse (v3), summed over all jobs in FILE
@@ -243,6 +245,17 @@ cg_io_bytes() {
 	else
 		awk -v d="$2" '$1 == d { for (i = 2; i <= NF; i++) {
 				split($i, kv, "="); if (kv[1] == "rbytes" || kv[1] == "wbytes") s += kv[2] } }
+			END { print s + 0 }' "$_p/io.stat"
+	fi
+}
+
+cg_hcfq_time() {
+	_p=$(cg_path "$1")
+	if [ "$CGMODE" = v1 ]; then
+		awk -v d="$2" '$1 == d { s = $2 } END { print s + 0 }' "$_p/blkio.time"
+	else
+		awk -v d="$2" '$1 == d { for (i = 2; i <= NF; i++) {
+			split($i, kv, "="); if (kv[1] == "hcfq.time") s = kv[2] } }
 			END { print s + 0 }' "$_p/io.stat"
 	fi
 }
