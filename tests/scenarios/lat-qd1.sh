@@ -23,8 +23,8 @@
 # 2 ms (on hardware, microseconds), so in 11 boots qa's byte share in
 # qd1 came out at 74.5 to 78.5 %, lower the slower the host (total IOPS
 # 261 to 332), while its time share (measured in 4 of them) stayed at
-# 79.9 to 80.3 %; without
-# idling (none, mq-deadline) qa gets 1.5 to 4.6 %.
+# 79.9 to 80.3 %; without idling (none, mq-deadline) qa gets 1.5 to
+# 4.6 %.
 . /tests/guest/lib.sh
 . /tests/guest/lat.sh
 
