@@ -14,9 +14,11 @@
  *   io_service_time, io_wait_time, io_merged, io_queued, and _recursive
  *   variants, in CFQ's formats (time in ms, service/wait times in ns).
  *
- * cgroup v2 gets io.hcfq.weight (1..10000, default 100), which takes
- * "N", "default N", "MAJ:MIN N" and "MAJ:MIN default", and hcfq.* keys
- * in io.stat.
+ * cgroup v2: hcfq follows io.weight, the block core's weight file that
+ * iocost reads too (1..10000, default 100; "N", "default N", "MAJ:MIN N"
+ * and "MAJ:MIN default"), so that systemd, runc and Kubernetes reach it
+ * unchanged.  io.hcfq.weight is the same file under hcfq's name, for
+ * scripts that were written for it.  hcfq.* keys go into io.stat.
  *
  * Buffered writers: hcfq_pd_dirty_weight() gives balance_dirty_pages()
  * the factor by which it scales a dirtier's rate on the disk (weight
@@ -63,10 +65,9 @@ static unsigned int hcfq_dfl_weight(void)
 	return hcfq_on_dfl() ? CGROUP_WEIGHT_DFL : HCFQ_V1_WEIGHT_DFL;
 }
 
+/* v1's range; v2's io.weight is parsed by the block core */
 static bool hcfq_weight_valid(u64 v)
 {
-	if (hcfq_on_dfl())
-		return v >= CGROUP_WEIGHT_MIN && v <= CGROUP_WEIGHT_MAX;
 	return v >= HCFQ_V1_WEIGHT_MIN && v <= HCFQ_V1_WEIGHT_MAX;
 }
 
@@ -103,12 +104,43 @@ unsigned int hcfq_group_leaf_weight(struct hcfq_group *hg)
 	return READ_ONCE(hg->leaf_weight) ?: hcfq_dfl_weight();
 }
 
-/* Recompute @hg's effective weights from its device and cgroup values. */
+/*
+ * Recompute @hg's effective weights from its device and cgroup values:
+ * hcfq's own on v1, the block core's io.weight on v2.
+ */
 static void hcfq_group_update_weights(struct hcfq_group *hg,
 				      struct hcfq_cgroup_data *cd)
 {
-	WRITE_ONCE(hg->weight, hg->dev_weight ?: cd->weight);
+	struct blkcg_gq *blkg = pd_to_blkg(&hg->pd);
+	unsigned int w = hg->dev_weight ?: cd->weight;
+
+	if (hcfq_on_dfl())
+		w = blkcg_weight(blkg->blkcg, blkg->q->disk);
+	WRITE_ONCE(hg->weight, w);
 	WRITE_ONCE(hg->leaf_weight, hg->dev_leaf_weight ?: cd->leaf_weight);
+}
+
+/* Apply @blkcg's weights to its groups on every device. */
+static void hcfq_blkcg_update_weights(struct blkcg *blkcg)
+{
+	struct hcfq_cgroup_data *cd = blkcg_to_hcfqcd(blkcg);
+	struct blkcg_gq *blkg;
+
+	lockdep_assert_held(&blkcg->lock);
+	hlist_for_each_entry(blkg, &blkcg->blkg_list, blkcg_node) {
+		struct hcfq_group *hg = blkg_to_hcfqg(blkg);
+
+		if (hg)
+			hcfq_group_update_weights(hg, cd);
+	}
+}
+
+/* the weight_update_fn op: io.weight of @blkcg changed */
+static void hcfq_weight_update(struct blkcg *blkcg)
+{
+	spin_lock_irq(&blkcg->lock);
+	hcfq_blkcg_update_weights(blkcg);
+	spin_unlock_irq(&blkcg->lock);
 }
 
 /* statistics */
@@ -190,6 +222,19 @@ static void hcfq_pd_init(struct blkg_policy_data *pd)
 
 	hcfq_group_update_weights(hg, blkcg_to_hcfqcd(blkg->blkcg));
 	hcfq_group_init(blkg->q->elevator->elevator_data, hg);
+}
+
+/*
+ * blkg_create() calls pd_init before the blkg is on blkcg->blkg_list, so
+ * a weight written in between would miss it; read them again here, where
+ * blkcg->lock is held in both callers.
+ */
+static void hcfq_pd_online(struct blkg_policy_data *pd)
+{
+	struct blkcg_gq *blkg = pd_to_blkg(pd);
+
+	lockdep_assert_held(&blkg->blkcg->lock);
+	hcfq_group_update_weights(pd_to_hcfqg(pd), blkcg_to_hcfqcd(blkg->blkcg));
 }
 
 static void hcfq_pd_offline(struct blkg_policy_data *pd)
@@ -333,7 +378,6 @@ static void hcfq_pd_stat(struct blkg_policy_data *pd, struct seq_file *s)
 static int hcfq_set_weight(struct blkcg *blkcg, u64 val, bool leaf)
 {
 	struct hcfq_cgroup_data *cd = blkcg_to_hcfqcd(blkcg);
-	struct blkcg_gq *blkg;
 
 	if (!hcfq_weight_valid(val))
 		return -ERANGE;
@@ -343,12 +387,7 @@ static int hcfq_set_weight(struct blkcg *blkcg, u64 val, bool leaf)
 		cd->leaf_weight = val;
 	if (!leaf)
 		cd->weight = val;
-	hlist_for_each_entry(blkg, &blkcg->blkg_list, blkcg_node) {
-		struct hcfq_group *hg = blkg_to_hcfqg(blkg);
-
-		if (hg)
-			hcfq_group_update_weights(hg, cd);
-	}
+	hcfq_blkcg_update_weights(blkcg);
 	spin_unlock_irq(&blkcg->lock);
 	return 0;
 }
@@ -385,8 +424,8 @@ static int hcfq_dev_weight_show(struct seq_file *sf, void *v)
 }
 
 /*
- * "MAJ:MIN W" sets a per-device weight; W = 0 (v1) or "default" (v2)
- * removes it.  Errors leave everything as it was.
+ * v1's "MAJ:MIN W" sets a per-device weight; W = 0 or "default" removes
+ * it.  Errors leave everything as it was.
  */
 static ssize_t hcfq_set_dev_weight(struct kernfs_open_file *of, char *buf,
 				   bool leaf)
@@ -408,9 +447,8 @@ static ssize_t hcfq_set_dev_weight(struct kernfs_open_file *of, char *buf,
 	if (!strcmp(body, "default")) {
 		v = 0;
 	} else if (!kstrtou64(body, 10, &v)) {
-		/* v1 removes with 0, v2 with "default" */
 		ret = -ERANGE;
-		if (v ? !hcfq_weight_valid(v) : hcfq_on_dfl())
+		if (v && !hcfq_weight_valid(v))
 			goto out;
 	} else {
 		goto out;
@@ -434,36 +472,6 @@ static ssize_t hcfq_dev_weight_write(struct kernfs_open_file *of, char *buf,
 				     size_t nbytes, loff_t off)
 {
 	return hcfq_set_dev_weight(of, buf, of_cft(of)->private) ?: nbytes;
-}
-
-/* v2 io.hcfq.weight: "N", "default N", "MAJ:MIN N", "MAJ:MIN default" */
-static ssize_t hcfq_dfl_weight_write(struct kernfs_open_file *of, char *buf,
-				     size_t nbytes, loff_t off)
-{
-	struct blkcg *blkcg = css_to_blkcg(of_css(of));
-	char *p = strim(buf);
-	u64 v;
-	int ret;
-
-	if (!strncmp(p, "default", 7) && isspace(p[7]))
-		p = skip_spaces(p + 7);
-	if (isdigit(*p) && !strchr(p, ':')) {
-		ret = kstrtou64(p, 10, &v);
-		if (!ret)
-			ret = hcfq_set_weight(blkcg, v, false);
-		return ret ?: nbytes;
-	}
-	return hcfq_set_dev_weight(of, buf, false) ?: nbytes;
-}
-
-static int hcfq_dfl_weight_show(struct seq_file *sf, void *v)
-{
-	struct hcfq_cgroup_data *cd = blkcg_to_hcfqcd(css_to_blkcg(seq_css(sf)));
-
-	seq_printf(sf, "default %u\n", cd->weight ?: CGROUP_WEIGHT_DFL);
-	blkcg_print_blkgs(sf, css_to_blkcg(seq_css(sf)), hcfq_prfill_dev_weight,
-			  &blkcg_policy_hcfq, 0, false);
-	return 0;
 }
 
 /* v1 statistics in CFQ's formats */
@@ -697,10 +705,11 @@ static struct cftype hcfq_legacy_files[] = {
 
 static struct cftype hcfq_dfl_files[] = {
 	{
+		/* io.weight under hcfq's name, for scripts written for it */
 		.name = "hcfq.weight",
 		.flags = CFTYPE_NOT_ON_ROOT,
-		.seq_show = hcfq_dfl_weight_show,
-		.write = hcfq_dfl_weight_write,
+		.seq_show = blkcg_weight_show,
+		.write = blkcg_weight_write,
 	},
 	{ }	/* terminate */
 };
@@ -714,11 +723,13 @@ struct blkcg_policy blkcg_policy_hcfq = {
 
 	.pd_alloc_fn		= hcfq_pd_alloc,
 	.pd_init_fn		= hcfq_pd_init,
+	.pd_online_fn		= hcfq_pd_online,
 	.pd_offline_fn		= hcfq_pd_offline,
 	.pd_free_fn		= hcfq_pd_free,
 	.pd_reset_stats_fn	= hcfq_pd_reset_stats,
 	.pd_stat_fn		= hcfq_pd_stat,
 	.pd_dirty_weight_fn	= hcfq_pd_dirty_weight,
+	.weight_update_fn	= hcfq_weight_update,
 };
 
 /**

@@ -38,8 +38,9 @@
 #   cg_path NAME                     absolute directory of the cgroup
 #   cg_rel NAME                      path relative to the hierarchy root
 #   cg_weight NAME SCHED W           weight in the file SCHED uses: hcfq:
-#       v1 blkio.weight / v2 io.hcfq.weight; bfq: blkio.bfq.weight /
-#       io.bfq.weight; iocost: io.weight (v2 only)
+#       v1 blkio.weight / v2 io.weight (the block core's, as systemd and
+#       runc write it); bfq: blkio.bfq.weight / io.bfq.weight; iocost:
+#       io.weight (v2 only)
 #   cg_exec NAME cmd ...             run cmd in the cgroup (libcgroup cgexec)
 #   cg_io_bytes NAME MAJ:MIN         bytes read+written by the cgroup on the
 #       device, kernel counters: v2 io.stat rbytes+wbytes; v1
@@ -218,7 +219,7 @@ cg_weight() {
 	_p=$(cg_path "$1")
 	case "$CGMODE/$2" in
 	v1/hcfq) _f=blkio.weight ;;
-	v2/hcfq) _f=io.hcfq.weight ;;
+	v2/hcfq) _f=io.weight ;;
 	v1/bfq) _f=blkio.bfq.weight ;;
 	v2/bfq) _f=io.bfq.weight ;;
 	v2/iocost) _f=io.weight ;;

@@ -25,7 +25,7 @@
 #   (blkshare prints "/g1"; these helpers take and print "g1").
 #   trace_weight_file DEV
 #       the cgroup file holding weights for DEV's active scheduler (hcfq:
-#       blkio.weight / io.hcfq.weight, bfq: blkio.bfq.weight /
+#       blkio.weight / io.weight, bfq: blkio.bfq.weight /
 #       io.bfq.weight, none: io.weight); empty if unknown. blkshare's
 #       default order would read io.hcfq.weight (present whenever hcfq is
 #       built in) also for BFQ.
@@ -132,7 +132,7 @@ trace_weight_file() {
 	_tw_s=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "/sys/block/$(basename "$1")/queue/scheduler" 2>/dev/null)
 	case "$CGMODE/$_tw_s" in
 	v1/hcfq) echo blkio.weight ;;
-	v2/hcfq) echo io.hcfq.weight ;;
+	v2/hcfq) echo io.weight ;;
 	v1/bfq) echo blkio.bfq.weight ;;
 	v2/bfq) echo io.bfq.weight ;;
 	v2/none) echo io.weight ;;

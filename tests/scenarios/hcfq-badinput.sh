@@ -1,7 +1,7 @@
 #!/bin/sh
 # budget: 90
 # results: .
-# Bad input to every hcfq file fails with a clear errno and changes
+# Bad input to every hcfq file (and to io.weight on v2) fails with a clear errno and changes
 # nothing: -ERANGE for out-of-range weights, -EINVAL for malformed input,
 # -ENODEV for unknown devices. Good input is read back as written.
 . /tests/guest/lib.sh
@@ -60,23 +60,37 @@ if [ "$CGMODE" = v1 ]; then
 		done
 	done
 else
-	F=$G/io.hcfq.weight
-	expect "$F" 0 "$ERANGE"
-	expect "$F" 10001 "$ERANGE"
-	expect "$F" "default 0" "$ERANGE"
-	expect "$F" foo "$EINVAL"
-	expect "$F" "$MM 0" "$ERANGE"
-	expect "$F" "$MM 10001" "$ERANGE"
-	expect "$F" "$MM xyz" "$EINVAL"
-	expect "$F" "259:999 50" "$ENODEV"
+	# io.weight is the block core's (iocost reads it too); io.hcfq.weight
+	# is the same file under hcfq's name
+	F=$G/io.weight
+	A=$G/io.hcfq.weight
+	hw() { # hcfq's effective weight for g on the disk, from io.stat
+		sed -n "s/^$MM .*hcfq.weight=\([0-9]*\).*/\1/p" "$G/io.stat"
+	}
+	cg_exec g dd if="$DEV" of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null
+	for f in "$F" "$A"; do
+		expect "$f" 0 "$ERANGE"
+		expect "$f" 10001 "$ERANGE"
+		expect "$f" "default 0" "$ERANGE"
+		expect "$f" foo "$EINVAL"
+		expect "$f" "default" "$EINVAL"
+		expect "$f" "$MM 0" "$ERANGE"
+		expect "$f" "$MM 10001" "$ERANGE"
+		expect "$f" "$MM xyz" "$EINVAL"
+		expect "$f" "259:999 50" "$ENODEV"
+	done
 	expect "$F" "default 250" ""
-	expect "$F" "$MM 40" ""
+	expect "$A" "$MM 40" ""
 	[ "$(head -1 "$F")" = "default 250" ] || { log "FAIL: $(cat "$F")"; fails=$((fails + 1)); }
 	grep -q "^$MM 40$" "$F" || { log "FAIL: no $MM 40 in $F"; fails=$((fails + 1)); }
+	[ "$(cat "$A")" = "$(cat "$F")" ] || { log "FAIL: $A '$(cat "$A")' differs from $F"; fails=$((fails + 1)); }
+	[ "$(hw)" = 40 ] || { log "FAIL: hcfq uses '$(hw)', not $MM 40"; fails=$((fails + 1)); }
 	expect "$F" "$MM default" ""
 	grep -q "^$MM" "$F" && { log "FAIL: $MM override not removed"; fails=$((fails + 1)); }
-	expect "$F" 300 ""
+	[ "$(hw)" = 250 ] || { log "FAIL: hcfq uses '$(hw)', not the default 250"; fails=$((fails + 1)); }
+	expect "$A" 300 ""
 	[ "$(head -1 "$F")" = "default 300" ] || { log "FAIL: $(cat "$F")"; fails=$((fails + 1)); }
+	[ "$(hw)" = 300 ] || { log "FAIL: hcfq uses '$(hw)', not 300"; fails=$((fails + 1)); }
 	grep -q "hcfq.time=" "$(cg_root)/io.stat" || { log "FAIL: no hcfq keys in io.stat"; fails=$((fails + 1)); }
 fi
 for t in slice_idle slice_sync group_idle quantum target_latency; do
@@ -89,12 +103,25 @@ expect "$IOS/low_latency" 2 "$ERANGE"
 expect "$IOS/slice_idle_us" 500 ""
 [ "$(cat "$IOS/slice_idle_us")" = 500 ] || { log "FAIL: slice_idle_us"; fails=$((fails + 1)); }
 set_sched "$DEV" none
-# per-device weights need hcfq on the device
 if [ "$CGMODE" = v1 ]; then
+	# v1's per-device weights need hcfq on the device
 	expect "$G/blkio.weight_device" "$MM 200" "Operation not supported"
+	rmdir "$G"
+	nullb_destroy bad
+else
+	# io.weight takes a device weight whatever runs on the disk, keeps it
+	# across scheduler switches, and drops it with the disk
+	expect "$F" "$MM 200" ""
+	set_sched "$DEV" hcfq
+	cg_exec g dd if="$DEV" of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null
+	[ "$(hw)" = 200 ] || { log "FAIL: after a switch hcfq uses '$(hw)', not 200"; fails=$((fails + 1)); }
+	nullb_destroy bad
+	# the disk's last reference may go a moment after rmdir
+	n=0
+	while grep -q "^$MM" "$F" && [ $n -lt 20 ]; do sleep 0.1; n=$((n + 1)); done
+	grep -q "^$MM" "$F" && { log "FAIL: $MM kept after the disk went: $(cat "$F")"; fails=$((fails + 1)); }
+	rmdir "$G"
 fi
-rmdir "$G"
-nullb_destroy bad
 metric "$SCEN" "failures=$fails"
 dmesg_check > /dev/null || fails=$((fails + 1))
 check_rc "$SCEN" "$fails" "bad input rejected with the right errno, nothing changed ($fails failures)"
