@@ -16,7 +16,7 @@
 #include "blk-cgroup.h"
 #include "blk-cgroup-rwstat.h"
 
-/* cgroup v1 (CFQ's blkio.weight) and v2 (io.hcfq.weight) weight ranges */
+/* cgroup v1 (blkio.weight) weight range; v2 has io.weight's CGROUP_WEIGHT_* */
 #define HCFQ_V1_WEIGHT_MIN	10
 #define HCFQ_V1_WEIGHT_DFL	500
 #define HCFQ_V1_WEIGHT_MAX	1000
