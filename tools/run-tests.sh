@@ -126,6 +126,41 @@ record() { # status name detail
 	SUMMARY+=("$(printf '%-4s  %-36s %s' "$1" "$2" "$3")")
 }
 
+# The host as the guest saw it: once a second, the share of the host's
+# CPU time that its hypervisor stole, and the share that processes other
+# than this boot's QEMU used, in $1/host.txt ("uptime steal% others%").
+# TCG's think times, idle windows and per-request CPU cost all follow
+# these, so a failed timing check can be read against them.
+host_sampler() {
+	local dir=$1 qpid="" t0 prev="" cur q qprev=0
+	t0=$(date +%s)
+	: >"$dir/host.txt"
+	while sleep 1; do
+		[[ -n $qpid ]] || qpid=$(pgrep -f -- "^qemu-system-x86_64 .*file:$dir/console.log" | head -n1)
+		q=0
+		[[ -n $qpid && -r /proc/$qpid/stat ]] &&
+			q=$(awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$qpid/stat")
+		cur=$(awk '/^cpu / { b = $2 + $3 + $4 + $7 + $8; print b, $9, b + $5 + $6 + $9; exit }' /proc/stat)
+		if [[ -n $prev ]]; then
+			awk -v p="$prev" -v c="$cur" -v q="$q" -v qp="$qprev" -v t="$(($(date +%s) - t0))" '
+				BEGIN { split(p, a, " "); split(c, b, " ")
+					tot = b[3] - a[3]; if (tot <= 0) exit
+					o = (b[1] - a[1]) - (q - qp); if (o < 0) o = 0
+					printf "%d %.1f %.1f\n", t, 100 * (b[2] - a[2]) / tot, 100 * o / tot }' >>"$dir/host.txt"
+		fi
+		prev=$cur
+		qprev=$q
+	done
+}
+
+# "steal A % (worst second B), other processes C % (worst second D)"
+host_summary() {
+	awk '{ n++; s += $2; o += $3; if ($2 > ms) ms = $2; if ($3 > mo) mo = $3 }
+		END { if (!n) { print "not sampled"; exit }
+			printf "steal %.1f %% (worst second %.0f), other processes %.1f %% (worst second %.0f) of its CPU time\n",
+				s / n, ms, o / n, mo }' "$1" 2>/dev/null || echo "not sampled"
+}
+
 run_boot() { # name variant cgmode scenarios...
 	local name=$1 variant=$2 cgmode=$3
 	shift 3
@@ -159,6 +194,8 @@ run_boot() { # name variant cgmode scenarios...
 	exec {lockfd}>"$MACHINE_LOCK"
 	flock "$lockfd"
 	start=$(date +%s)
+	host_sampler "$dir" &
+	local sampler=$!
 	timeout -k 10 "$budget" qemu-system-x86_64 \
 		"${machine[@]}" -cpu max -m 2048 \
 		-nographic -no-reboot -nodefaults \
@@ -167,6 +204,8 @@ run_boot() { # name variant cgmode scenarios...
 		-serial "file:$dir/console.log" -serial "file:$dir/results.txt" \
 		-drive "file=$dir/artifacts.img,format=raw,if=virtio,cache=unsafe" \
 		-monitor none </dev/null >"$dir/qemu.log" 2>&1 || rc=$?
+	kill "$sampler" 2>/dev/null || true
+	wait "$sampler" 2>/dev/null || true
 	exec {lockfd}>&-
 	local secs=$(($(date +%s) - start))
 	echo "run-tests: boot $name ended rc=$rc after ${secs}s" >&2
@@ -199,6 +238,7 @@ run_boot() { # name variant cgmode scenarios...
 	local up
 	up=$(sed -n 's/^BOOT uptime=\([0-9.]*\).*/\1/p' "$dir/results.txt")
 	echo "run-tests: boot $name: userspace after ${up:-?}s guest time, ${secs}s wall" >&2
+	echo "run-tests: boot $name: host $(host_summary "$dir/host.txt")" >&2
 }
 
 for b in "${boots[@]}"; do
