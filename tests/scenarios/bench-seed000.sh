@@ -4,7 +4,7 @@
 # one 8 KiB job each, BENCH_RT seconds, for O_DIRECT read, O_DIRECT
 # write, buffered read and buffered write, under every scheduler in
 # BENCH_SCHEDS (weights through each scheduler's own file: blkio.weight /
-# io.hcfq.weight for hcfq, blkio.bfq.weight / io.bfq.weight for bfq,
+# io.weight for hcfq, blkio.bfq.weight / io.bfq.weight for bfq,
 # io.weight for iocost; none and mq-deadline have none). Prints the share
 # error (largest deviation from 10/30/60, points) and total throughput
 # relative to none. (CPU cost: bench-cpu.sh.)

@@ -3,7 +3,7 @@
 # results: . window
 # Hierarchy: A(200){A1(100), A2(300)} and B(100), one QD1 8 KiB O_DIRECT
 # reader in each leaf. Leaf shares must be A1 = 1/6, A2 = 1/2, B = 1/3
-# (v1 through blkio.weight, v2 through io.hcfq.weight): within +-3
+# (v1 through blkio.weight, v2 through io.weight): within +-3
 # points in the kernel counters' window while all three ran
 # (fair_window), and within +-5 in fio's bytes. In two of six boots the
 # old window, [2 s, 19 s] of the sampling loop, had A1 at 18.5 to

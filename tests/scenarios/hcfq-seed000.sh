@@ -2,7 +2,7 @@
 # budget: 240
 # results: read read-window read-stats read-time write write-window write-stats write-time dmesg
 # Seed 000 under hcfq: three cgroups at weights 100/300/600 (v1 through
-# blkio.weight, v2 through io.hcfq.weight), one QD1 8 KiB O_DIRECT job
+# blkio.weight, v2 through io.weight), one QD1 8 KiB O_DIRECT job
 # each, 20 s, sequential read and then sequential write. Each group's
 # share of bytes must be within +-3 points of 10/30/60 %, and the
 # kernel's counters (hcfq's blkio.io_service_bytes on v1, io.stat on v2)
