@@ -120,6 +120,33 @@ else
 	n=0
 	while grep -q "^$MM" "$F" && [ $n -lt 20 ]; do sleep 0.1; n=$((n + 1)); done
 	grep -q "^$MM" "$F" && { log "FAIL: $MM kept after the disk went: $(cat "$F")"; fails=$((fails + 1)); }
+	# a disk still held open when it is deleted: its weights go at
+	# del_gendisk, not when its last reference does, so the next disk,
+	# which null_blk gives the same dev_t, starts without them, and a
+	# weight written for the new disk survives the old disk's release
+	fair_disk bad hcfq || { log "FAIL: second disk setup"; fails=$((fails + 1)); }
+	old=$MM
+	expect "$F" "$MM 300" ""
+	sleep 30 < "$DEV" &
+	holder=$!
+	sleep 0.5
+	nullb_destroy bad
+	grep -q "^$old" "$F" && { log "FAIL: $old kept while the deleted disk was held open: $(cat "$F")"; fails=$((fails + 1)); }
+	fair_disk bad hcfq || { log "FAIL: third disk setup"; fails=$((fails + 1)); }
+	if [ "$MM" = "$old" ]; then
+		grep -q "^$MM" "$F" && { log "FAIL: the new disk $MM has the old disk's weight: $(cat "$F")"; fails=$((fails + 1)); }
+		expect "$F" "$MM 400" ""
+		kill "$holder"
+		wait "$holder" 2> /dev/null
+		sleep 0.5
+		grep -q "^$MM 400\$" "$F" || { log "FAIL: the old disk's release dropped the new disk's weight: $(cat "$F")"; fails=$((fails + 1)); }
+	else
+		log "FAIL: null_blk gave the new disk $MM, not the deleted one's $old"
+		fails=$((fails + 1))
+		kill "$holder"
+		wait "$holder" 2> /dev/null
+	fi
+	nullb_destroy bad
 	rmdir "$G"
 fi
 metric "$SCEN" "failures=$fails"
