@@ -26,9 +26,10 @@
  * on the disk), so that
  * cgroups sharing a bdi_writeback dirty, and so write back, by weight.
  *
- * A weight of 0 in struct hcfq_cgroup_data or struct hcfq_group means
- * "the default of the hierarchy the io controller is mounted on", so a
- * group made before the hierarchy was chosen still gets the right one.
+ * A weight of 0 in struct hcfq_cgroup_data, or in a struct hcfq_group
+ * on v1, means "the default of the hierarchy the io controller is mounted
+ * on", so a group made before the hierarchy was chosen still gets the
+ * right one.  On v2 a group's weight is io.weight's, never 0.
  */
 #include <linux/blk-cgroup.h>
 #include <linux/cgroup.h>
@@ -112,10 +113,12 @@ static void hcfq_group_update_weights(struct hcfq_group *hg,
 				      struct hcfq_cgroup_data *cd)
 {
 	struct blkcg_gq *blkg = pd_to_blkg(&hg->pd);
-	unsigned int w = hg->dev_weight ?: cd->weight;
+	unsigned int w;
 
 	if (hcfq_on_dfl())
 		w = blkcg_weight(blkg->blkcg, blkg->q->disk);
+	else
+		w = hg->dev_weight ?: cd->weight;
 	WRITE_ONCE(hg->weight, w);
 	WRITE_ONCE(hg->leaf_weight, hg->dev_leaf_weight ?: cd->leaf_weight);
 }
