@@ -10,7 +10,8 @@
 #    the first changed patch and push again (no re-unpack)
 # 3. copy the repo's block/ include/ Documentation/ files to the same paths
 #    in the tree, only when their content differs (keeps mtimes)
-# 4. config: tinyconfig + merge_config.sh -m kernel-config [kernel-config.debug]
+# 4. config: tinyconfig + merge_config.sh -m kernel-config.hcfq kernel-config
+#    [kernel-config.debug]
 #    + olddefconfig, then verify every fragment line came out as asked
 # 5. make O=build/obj-<normal|debug> CC="ccache gcc" -j$(nproc) bzImage
 #
@@ -23,7 +24,7 @@ SRCDIR=$REPO/build/src
 TREE=$SRCDIR/linux
 VARIANT=normal
 PREPARE_ONLY=0
-FRAGS=("$REPO/kernel-config")
+FRAGS=("$REPO/kernel-config.hcfq" "$REPO/kernel-config")
 ORIG_ARGS=("$@")
 
 while (($#)); do
