@@ -19,11 +19,11 @@
 # controller against the read without one. Not against bfq: bfq
 # weight-raises the new reader and in some rounds all but stops the
 # writers (0.35 MB/s against hcfq's 1.06), so its median ranged from
-# 2.68 to 4.13 s, and a bound on it failed hcfq in CI for keeping lb's
+# 2.67 to 4.13 s, and a bound on it failed hcfq in CI for keeping lb's
 # writeback share (weight 100 of 300). Measured hcfq / mq-deadline
-# medians: v1 0.82 to 0.85, v2 1.09 to 1.12 (five boots each); hcfq's loaded
-# read is 1.4 (v1) to 1.8 (v2) x its idle read, printed, not asserted
-# (the idle read is one sample).
+# medians: v1 0.82 to 0.93 (six boots), v2 1.09 to 1.12 (five); hcfq's
+# loaded read is 1.4-1.5 (v1) to 1.8 (v2) x its idle read, printed, not
+# asserted (the idle read is one sample).
 # Also: wbt_lat_usec reads 0 while hcfq is attached.
 . /tests/guest/lib.sh
 . /tests/guest/lat.sh
