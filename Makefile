@@ -4,7 +4,7 @@ SHELL := /bin/bash
 
 .PHONY: all deps kernel kernel-debug initramfs blkshare blkshare-check kunit \
 	test check check-latency check-admission check-bwrite check-devices demo bench \
-	clean distclean
+	export check-series-quick clean distclean
 
 all: check
 
@@ -62,11 +62,21 @@ bench:
 	@if [ -f tests/plan.bench ]; then tools/run-tests.sh --plan tests/plan.bench; \
 	else echo "bench: no tests/plan.bench yet"; fi
 
+# the series as git format-patch files, each with the new files it adds:
+# build/series/ (cover letter from tools/cover-letter.txt), checkpatch'd
+export:
+	tools/export-series.sh
+
+# make export, then git am of build/series/ onto the pristine tree, which
+# must give the same tree (no kernel build; make check runs it)
+check-series-quick:
+	tools/export-series.sh --check
+
 clean:
 	rm -rf build/obj-* build/cfg-* build/results build/initramfs* build/kunit \
-		build/kunit-results build/check build/demo
+		build/kunit-results build/check build/demo build/series
 	@if [ -f tools/blkshare/Makefile ]; then $(MAKE) -C tools/blkshare clean; fi
 
-# also the unpacked, patched source tree
+# also the unpacked source trees (patched, and export's pristine one)
 distclean: clean
-	rm -rf build/src
+	rm -rf build/src build/export-tmp

@@ -1,9 +1,10 @@
 #!/bin/bash
 # make check: deps, both kernels, initramfs, blkshare (+ its unit tests),
-# KUnit, guest scenarios. Every stage's log is in build/check/. The last
-# line is the combined "N passed, N failed, N skipped" over KUnit +
-# blkshare unit tests + guest scenarios; exit status 0 only when nothing
-# failed. A missing stage (no blkshare, no KUnit suite) is a failure.
+# the exported series (git am + checkpatch), KUnit, guest scenarios.
+# Every stage's log is in build/check/. The last line is the combined
+# "N passed, N failed, N skipped" over KUnit + blkshare unit tests + the
+# series check + guest scenarios; exit status 0 only when nothing failed.
+# A missing stage (no blkshare, no KUnit suite) is a failure.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -54,6 +55,7 @@ echo "check: kernels built ($((SECONDS))s)" >&2
 make -C tools/blkshare >"$LOGS/blkshare-build.log" 2>&1 || { tail -n 40 "$LOGS/blkshare-build.log"; fatal blkshare; }
 stage blkshare-check make -s -C tools/blkshare check || true
 tools/mkinitramfs.sh >"$LOGS/initramfs.log" 2>&1 || { cat "$LOGS/initramfs.log"; fatal initramfs; }
+stage series tools/export-series.sh --check || true
 stage kunit tools/run-kunit.sh || true
 stage guest tools/run-tests.sh || true
 
@@ -62,8 +64,9 @@ echo "check: total $(($(date +%s) - T0))s; logs in $LOGS" >&2
 # head and tail still names them all
 if ((FAIL > 0)); then
 	echo "check: the $FAIL failures:"
-	grep -hE '^(FAIL |KUNIT .* FAIL)' "$LOGS/blkshare-check.log" \
-		"$LOGS/kunit.log" "$LOGS/guest.log" 2>/dev/null | awk '!seen[$0]++' | head -n 40 || true
+	grep -hE '^(FAIL |KUNIT .* FAIL|export-series: .*(FAILED|ERROR|differs|[1-9][0-9]* (errors|warnings|checks)))' \
+		"$LOGS/blkshare-check.log" "$LOGS/series.log" "$LOGS/kunit.log" \
+		"$LOGS/guest.log" 2>/dev/null | awk '!seen[$0]++' | head -n 40 || true
 fi
 echo "$PASS passed, $FAIL failed, $SKIP skipped"
 ((FAIL == 0))
