@@ -64,7 +64,7 @@ echo "check: total $(($(date +%s) - T0))s; logs in $LOGS" >&2
 # head and tail still names them all
 if ((FAIL > 0)); then
 	echo "check: the $FAIL failures:"
-	grep -hE '^(FAIL |KUNIT .* FAIL|export-series: .*(FAILED|ERROR|differs|[1-9][0-9]* (errors|warnings|checks)))' \
+	grep -hE '^(FAIL |KUNIT .* FAIL|export-series: .*(FAILED|ERROR|differs|stopped|no summary line|[1-9][0-9]* (errors|warnings|checks)))' \
 		"$LOGS/blkshare-check.log" "$LOGS/series.log" "$LOGS/kunit.log" \
 		"$LOGS/guest.log" 2>/dev/null | awk '!seen[$0]++' | head -n 40 || true
 fi

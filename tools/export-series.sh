@@ -65,7 +65,18 @@ PASS=0
 FAIL=0
 T0=$SECONDS
 log() { echo "export-series: $*" >&2; }
-summary() { echo "$PASS passed, $FAIL failed"; }
+summary() { SUMMARY_DONE=1; echo "$PASS passed, $FAIL failed"; }
+# an unexpected exit (set -e) still ends with the count, as one more failure
+SUMMARY_DONE=0
+on_exit() {
+	local rc=$?
+	if ((rc != 0 && !SUMMARY_DONE)); then
+		log "stopped (exit $rc)"
+		FAIL=$((FAIL + 1))
+		summary
+	fi
+}
+trap on_exit EXIT
 # setup errors: nothing was checked past this point
 die() {
 	echo "export-series: ERROR: $*" >&2
@@ -108,10 +119,13 @@ for key in "${!NEW_FILES[@]}"; do
 	done
 done
 unlisted=()
+repo_files=$(git -C "$REPO" ls-files -co --exclude-standard -- block include Documentation) ||
+	die "git ls-files failed in $REPO"
+[[ -n $repo_files ]] || die "git ls-files lists no new files in $REPO"
 while IFS= read -r f; do
 	case ${f##*/} in .* | *~) continue ;; esac
 	[[ -n ${FILE_PATCH[$f]-} ]] || unlisted+=("$f")
-done < <(git -C "$REPO" ls-files -co --exclude-standard -- block include Documentation)
+done <<<"$repo_files"
 ((${#unlisted[@]} == 0)) ||
 	die "not in NEW_FILES (say which patch adds them, in $0): ${unlisted[*]}"
 
