@@ -19,9 +19,9 @@
 # controller against the read without one. Not against bfq: bfq
 # weight-raises the new reader and in some rounds all but stops the
 # writers (0.35 MB/s against hcfq's 1.06), so its median ranged from
-# 2.67 to 4.13 s, and a bound on it failed hcfq in CI for keeping lb's
+# 2.67 to 7.73 s, and a bound on it failed hcfq in CI for keeping lb's
 # writeback share (weight 100 of 300). Measured hcfq / mq-deadline
-# medians: v1 0.82 to 0.93 (six boots), v2 1.09 to 1.12 (five); hcfq's
+# medians: v1 0.82 to 0.93 (five boots), v2 1.09 to 1.12 (four); hcfq's
 # loaded read is 1.4-1.5 (v1) to 1.8 (v2) x its idle read, printed, not
 # asserted (the idle read is one sample).
 # Also: wbt_lat_usec reads 0 while hcfq is attached.
@@ -98,8 +98,12 @@ dl=$(lat_get "$ODIR/times" mq-deadline read_s)
 hi=$(lat_get "$ODIR/times" hcfq idle_s)
 info=$(awk -v h="$h" -v i="$hi" -v b="$(lat_best "$ODIR/times" read_s)" \
 	'BEGIN { printf "best other %s, hcfq loaded/idle %.2f", b, (i > 0 ? h / i : 0) }')
-lat_assert "$SCEN:deadline" "$h" le "$(awk -v b="$dl" 'BEGIN { printf "%.2f", 1.25 * b }')" \
-	"hcfq median read time s vs 1.25 x mq-deadline's median ($dl; $info)"
+if [ -z "$dl" ]; then
+	result "$SCEN:deadline" FAIL "no mq-deadline median to compare with (LAT_SCHEDS=$LAT_SCHEDS)"
+else
+	lat_assert "$SCEN:deadline" "$h" le "$(awk -v b="$dl" 'BEGIN { printf "%.2f", 1.25 * b }')" \
+		"hcfq median read time s vs 1.25 x mq-deadline's median ($dl; $info)"
+fi
 lat_wbt_check "$SCEN:wbt" "$ODIR/wbt"
 lat_teardown big
 dmesg_check > /dev/null; check_rc "$SCEN:dmesg" $? "no kernel warnings"
