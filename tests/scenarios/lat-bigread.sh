@@ -21,8 +21,8 @@
 # writers (0.35 MB/s against hcfq's 1.06), so its median ranged from
 # 2.67 to 7.73 s, and a bound on it failed hcfq in CI for keeping lb's
 # writeback share (weight 100 of 300). Measured hcfq / mq-deadline
-# medians: v1 0.82 to 0.93 (five boots), v2 1.09 to 1.12 (four); hcfq's
-# loaded read is 1.4-1.5 (v1) to 1.8 (v2) x its idle read, printed, not
+# medians: v1 0.82 to 0.99 (seven boots), v2 1.09 to 1.12 (six); hcfq's
+# loaded read is 1.4-1.7 (v1) to 1.8 (v2) x its idle read, printed, not
 # asserted (the idle read is one sample).
 # Also: wbt_lat_usec reads 0 while hcfq is attached.
 . /tests/guest/lib.sh
