@@ -19,6 +19,8 @@
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tools/unpack-tarball.sh
+. "$REPO/tools/unpack-tarball.sh"
 TARBALL=${LINUX_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 SRCDIR=$REPO/build/src
 TREE=$SRCDIR/linux
@@ -59,14 +61,8 @@ quilt() { command quilt --quiltrc=/dev/null "$@"; }
 tar_id=$(stat -c '%s %Y' "$TARBALL")
 unpack() {
 	log "unpacking $TARBALL"
-	rm -rf "$TREE" "$SRCDIR/unpack" "$SRCDIR/applied" "$SRCDIR/copied"
-	mkdir -p "$SRCDIR/unpack"
-	tar -xf "$TARBALL" -C "$SRCDIR/unpack"
-	local top
-	top=$(find "$SRCDIR/unpack" -mindepth 1 -maxdepth 1 -type d)
-	[[ -f $top/Makefile ]] || die "unexpected tarball layout"
-	mv "$top" "$TREE"
-	rmdir "$SRCDIR/unpack"
+	rm -rf "$TREE" "$SRCDIR/applied" "$SRCDIR/copied"
+	unpack_tarball "$TARBALL" "$TREE" || die "unexpected tarball layout"
 	(cd "$TREE" && find . -path ./.pc -prune -o -type f -print | sed 's|^\./||' | sort) \
 		>"$SRCDIR/pristine.list"
 	local v

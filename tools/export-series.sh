@@ -34,6 +34,8 @@
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tools/unpack-tarball.sh
+. "$REPO/tools/unpack-tarball.sh"
 TARBALL=${LINUX_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 WORK=$REPO/build/export-tmp
 T=$WORK/linux
@@ -147,14 +149,8 @@ fi
 tar_id=$(stat -c '%s %Y' "$TARBALL")
 make_base() {
 	log "unpacking $TARBALL into $T and committing it as the base"
-	rm -rf "$T" "$WORK/unpack" "$WORK/tarball.id"
-	mkdir -p "$WORK/unpack"
-	tar -xf "$TARBALL" -C "$WORK/unpack"
-	local top
-	top=$(find "$WORK/unpack" -mindepth 1 -maxdepth 1 -type d)
-	[[ -f $top/Makefile ]] || die "unexpected tarball layout"
-	mv "$top" "$T"
-	rmdir "$WORK/unpack"
+	rm -rf "$T" "$WORK/tarball.id"
+	unpack_tarball "$TARBALL" "$T" || die "unexpected tarball layout"
 	tgit init -q
 	tgit config core.autocrlf false
 	tgit config gc.auto 0
