@@ -8,6 +8,12 @@
  *   blkio.weight		10..1000, default 500; on the root it sets
  *				the weight of the root's own tasks
  *   blkio.weight_device	"MAJ:MIN W", W = 0 removes the override
+ *
+ * These two write the block cgroup core's weights (blkcg_weight()), as
+ * blkio.bfq.weight[_device] do, so a weight reaches hcfq or bfq whichever
+ * file a tool wrote, and a per-device weight can be set whatever runs on
+ * the disk.  The leaf weights are hcfq's own:
+ *
  *   blkio.leaf_weight[_device]	weight of the tasks that sit directly in
  *				a group that also has child groups
  *   blkio.time, blkio.sectors, blkio.io_service_bytes, io_serviced,
@@ -17,8 +23,9 @@
  * cgroup v2: hcfq follows io.weight, the block core's weight file that
  * iocost reads too (1..10000, default 100; "N", "default N", "MAJ:MIN N"
  * and "MAJ:MIN default"), so that systemd, runc and Kubernetes reach it
- * unchanged.  io.hcfq.weight is the same file under hcfq's name, for
- * scripts that were written for it.  hcfq.* keys go into io.stat.
+ * unchanged.  io.bfq.weight (1..1000) and io.hcfq.weight write the same
+ * weights, for tools and scripts written for those.  hcfq.* keys go into
+ * io.stat.
  *
  * Buffered writers: hcfq_pd_dirty_weight() gives balance_dirty_pages()
  * the factor by which it scales a dirtier's rate on the disk (weight
@@ -26,10 +33,10 @@
  * on the disk), so that
  * cgroups sharing a bdi_writeback dirty, and so write back, by weight.
  *
- * A weight of 0 in struct hcfq_cgroup_data, or in a struct hcfq_group
- * on v1, means "the default of the hierarchy the io controller is mounted
- * on", so a group made before the hierarchy was chosen still gets the
- * right one.  On v2 a group's weight is io.weight's, never 0.
+ * A weight of 0, in the block core's store, in struct hcfq_cgroup_data
+ * or in a struct hcfq_group, means "the default of the hierarchy the io
+ * controller is mounted on" (500 on v1, 100 on v2), so a group made
+ * before the hierarchy was chosen still gets the right one.
  */
 #include <linux/blk-cgroup.h>
 #include <linux/cgroup.h>
@@ -42,8 +49,7 @@
 /* per-cgroup configuration; fields written under blkcg->lock */
 struct hcfq_cgroup_data {
 	struct blkcg_policy_data	cpd;
-	unsigned int			weight;		/* 0: default */
-	unsigned int			leaf_weight;	/* 0: default */
+	unsigned int			leaf_weight;	/* v1; 0: default */
 };
 
 static struct hcfq_cgroup_data *cpd_to_hcfqcd(struct blkcg_policy_data *cpd)
@@ -66,7 +72,7 @@ static unsigned int hcfq_dfl_weight(void)
 	return hcfq_on_dfl() ? CGROUP_WEIGHT_DFL : HCFQ_V1_WEIGHT_DFL;
 }
 
-/* v1's range; v2's io.weight is parsed by the block core */
+/* v1's range; the block core parses the weight files with it */
 static bool hcfq_weight_valid(u64 v)
 {
 	return v >= HCFQ_V1_WEIGHT_MIN && v <= HCFQ_V1_WEIGHT_MAX;
@@ -106,20 +112,15 @@ unsigned int hcfq_group_leaf_weight(struct hcfq_group *hg)
 }
 
 /*
- * Recompute @hg's effective weights from its device and cgroup values:
- * hcfq's own on v1, the block core's io.weight on v2.
+ * Recompute @hg's effective weights: the block core's (device, else
+ * cgroup, else 0 for the default), and v1's leaf weights, hcfq's own.
  */
 static void hcfq_group_update_weights(struct hcfq_group *hg,
 				      struct hcfq_cgroup_data *cd)
 {
 	struct blkcg_gq *blkg = pd_to_blkg(&hg->pd);
-	unsigned int w;
 
-	if (hcfq_on_dfl())
-		w = blkcg_weight(blkg->blkcg, blkg->q->disk);
-	else
-		w = hg->dev_weight ?: cd->weight;
-	WRITE_ONCE(hg->weight, w);
+	WRITE_ONCE(hg->weight, blkcg_weight(blkg->blkcg, blkg->q->disk));
 	WRITE_ONCE(hg->leaf_weight, hg->dev_leaf_weight ?: cd->leaf_weight);
 }
 
@@ -138,7 +139,7 @@ static void hcfq_blkcg_update_weights(struct blkcg *blkcg)
 	}
 }
 
-/* the weight_update_fn op: io.weight of @blkcg changed */
+/* the weight_update_fn op: a weight of @blkcg changed */
 static void hcfq_weight_update(struct blkcg *blkcg)
 {
 	spin_lock_irq(&blkcg->lock);
@@ -374,9 +375,10 @@ static void hcfq_pd_stat(struct blkg_policy_data *pd, struct seq_file *s)
 /* weight files */
 
 /*
- * Set the cgroup-wide weight (@leaf false) or leaf weight of @blkcg and
- * apply it to its groups on every device.  On the root, blkio.weight is
- * the weight of the root's own tasks, that is, its leaf weight.
+ * Set the cgroup-wide weight (@leaf false), which is the block core's,
+ * or the leaf weight of @blkcg, and apply it to its groups on every
+ * device.  On the root, blkio.weight is the weight of the root's own
+ * tasks, that is, its leaf weight.
  */
 static int hcfq_set_weight(struct blkcg *blkcg, u64 val, bool leaf)
 {
@@ -386,12 +388,13 @@ static int hcfq_set_weight(struct blkcg *blkcg, u64 val, bool leaf)
 		return -ERANGE;
 
 	spin_lock_irq(&blkcg->lock);
-	if (!leaf || blkcg == &blkcg_root)
+	if (leaf || blkcg == &blkcg_root)
 		cd->leaf_weight = val;
-	if (!leaf)
-		cd->weight = val;
 	hcfq_blkcg_update_weights(blkcg);
 	spin_unlock_irq(&blkcg->lock);
+	/* tells every reader, hcfq_weight_update() included */
+	if (!leaf)
+		blkcg_set_dfl_weight(blkcg, val);
 	return 0;
 }
 
@@ -403,35 +406,39 @@ static int hcfq_weight_write(struct cgroup_subsys_state *css,
 
 static int hcfq_weight_show(struct seq_file *sf, void *v)
 {
-	struct hcfq_cgroup_data *cd = blkcg_to_hcfqcd(css_to_blkcg(seq_css(sf)));
-	unsigned int w = seq_cft(sf)->private ? cd->leaf_weight : cd->weight;
+	struct blkcg *blkcg = css_to_blkcg(seq_css(sf));
+	unsigned int w = seq_cft(sf)->private ?
+			 blkcg_to_hcfqcd(blkcg)->leaf_weight :
+			 blkcg_weight(blkcg, NULL);
 
 	seq_printf(sf, "%u\n", w ?: hcfq_dfl_weight());
 	return 0;
 }
 
-static u64 hcfq_prfill_dev_weight(struct seq_file *sf,
-				  struct blkg_policy_data *pd, int leaf)
+static u64 hcfq_prfill_dev_leaf_weight(struct seq_file *sf,
+				       struct blkg_policy_data *pd, int off)
 {
 	struct hcfq_group *hg = pd_to_hcfqg(pd);
-	unsigned int w = leaf ? hg->dev_leaf_weight : hg->dev_weight;
 
-	return w ? __blkg_prfill_u64(sf, pd, w) : 0;
+	return hg->dev_leaf_weight ?
+	       __blkg_prfill_u64(sf, pd, hg->dev_leaf_weight) : 0;
 }
 
-static int hcfq_dev_weight_show(struct seq_file *sf, void *v)
+static int hcfq_dev_leaf_weight_show(struct seq_file *sf, void *v)
 {
-	blkcg_print_blkgs(sf, css_to_blkcg(seq_css(sf)), hcfq_prfill_dev_weight,
-			  &blkcg_policy_hcfq, seq_cft(sf)->private, false);
+	blkcg_print_blkgs(sf, css_to_blkcg(seq_css(sf)),
+			  hcfq_prfill_dev_leaf_weight, &blkcg_policy_hcfq, 0,
+			  false);
 	return 0;
 }
 
 /*
- * v1's "MAJ:MIN W" sets a per-device weight; W = 0 or "default" removes
- * it.  Errors leave everything as it was.
+ * v1's blkio.leaf_weight_device: "MAJ:MIN W" sets a per-device leaf
+ * weight; W = 0 or "default" removes it.  It lives in hcfq's group, so
+ * hcfq must run on the disk.  Errors leave everything as it was.
  */
-static ssize_t hcfq_set_dev_weight(struct kernfs_open_file *of, char *buf,
-				   bool leaf)
+static ssize_t hcfq_set_dev_leaf_weight(struct kernfs_open_file *of,
+					char *buf)
 {
 	struct blkcg *blkcg = css_to_blkcg(of_css(of));
 	struct blkg_conf_ctx ctx;
@@ -458,10 +465,7 @@ static ssize_t hcfq_set_dev_weight(struct kernfs_open_file *of, char *buf,
 	}
 
 	hg = blkg_to_hcfqg(ctx.blkg);
-	if (leaf)
-		hg->dev_leaf_weight = v;
-	else
-		hg->dev_weight = v;
+	hg->dev_leaf_weight = v;
 	spin_lock(&blkcg->lock);
 	hcfq_group_update_weights(hg, blkcg_to_hcfqcd(blkcg));
 	spin_unlock(&blkcg->lock);
@@ -471,10 +475,18 @@ out:
 	return ret;
 }
 
+static ssize_t hcfq_dev_leaf_weight_write(struct kernfs_open_file *of,
+					  char *buf, size_t nbytes, loff_t off)
+{
+	return hcfq_set_dev_leaf_weight(of, buf) ?: nbytes;
+}
+
+/* v1's blkio.weight_device: the block core's per-device weights */
 static ssize_t hcfq_dev_weight_write(struct kernfs_open_file *of, char *buf,
 				     size_t nbytes, loff_t off)
 {
-	return hcfq_set_dev_weight(of, buf, of_cft(of)->private) ?: nbytes;
+	return blkcg_weight_write_range(of, buf, nbytes, HCFQ_V1_WEIGHT_MIN,
+					HCFQ_V1_WEIGHT_MAX, true);
 }
 
 /* v1 statistics in CFQ's formats */
@@ -608,7 +620,7 @@ static struct cftype hcfq_legacy_files[] = {
 	},
 	{
 		.name = "weight_device",
-		.seq_show = hcfq_dev_weight_show,
+		.seq_show = blkcg_dev_weight_show,
 		.write = hcfq_dev_weight_write,
 	},
 	{
@@ -619,9 +631,8 @@ static struct cftype hcfq_legacy_files[] = {
 	},
 	{
 		.name = "leaf_weight_device",
-		.private = 1,
-		.seq_show = hcfq_dev_weight_show,
-		.write = hcfq_dev_weight_write,
+		.seq_show = hcfq_dev_leaf_weight_show,
+		.write = hcfq_dev_leaf_weight_write,
 	},
 	{
 		.name = "time",

@@ -118,8 +118,7 @@ struct hcfq_group {
 	 */
 	unsigned int		weight;		/* device's, else cgroup's */
 	unsigned int		leaf_weight;	/* likewise */
-	unsigned int		dev_weight;	/* weight_device, 0 if unset */
-	unsigned int		dev_leaf_weight;
+	unsigned int		dev_leaf_weight; /* leaf_weight_device */
 
 	/*
 	 * Buffered writers (hcfq_pd_dirty_weight()), under queue_lock: a

@@ -33,12 +33,18 @@ expect() {
 ERANGE="out of range" EINVAL="Invalid argument" ENODEV="No such device"
 
 if [ "$CGMODE" = v1 ]; then
-	for f in blkio.weight blkio.leaf_weight; do
+	# distinct values: a leaf weight write must not be lost, nor follow
+	# a later blkio.weight write
+	for fw in blkio.leaf_weight:300 blkio.weight:700; do
+		f=${fw%:*} w=${fw#*:}
 		expect "$G/$f" 9 "$ERANGE"
 		expect "$G/$f" 1001 "$ERANGE"
 		expect "$G/$f" abc "$EINVAL"
-		expect "$G/$f" 700 ""
-		[ "$(cat "$G/$f")" = 700 ] || { log "FAIL: $f reads $(cat "$G/$f")"; fails=$((fails + 1)); }
+		expect "$G/$f" "$w" ""
+	done
+	for fw in blkio.leaf_weight:300 blkio.weight:700; do
+		f=${fw%:*} w=${fw#*:}
+		[ "$(cat "$G/$f")" = "$w" ] || { log "FAIL: $f reads $(cat "$G/$f"), not $w"; fails=$((fails + 1)); }
 	done
 	for f in blkio.weight_device blkio.leaf_weight_device; do
 		expect "$G/$f" "$MM 5000" "$ERANGE"
@@ -104,8 +110,16 @@ expect "$IOS/slice_idle_us" 500 ""
 [ "$(cat "$IOS/slice_idle_us")" = 500 ] || { log "FAIL: slice_idle_us"; fails=$((fails + 1)); }
 set_sched "$DEV" none
 if [ "$CGMODE" = v1 ]; then
-	# v1's per-device weights need hcfq on the device
-	expect "$G/blkio.weight_device" "$MM 200" "Operation not supported"
+	# blkio.weight_device is the block core's: it takes a device weight
+	# whatever runs on the disk (runc writes it under bfq too), and keeps
+	# it across a switch to hcfq; blkio.leaf_weight_device is hcfq's own
+	expect "$G/blkio.weight_device" "$MM 200" ""
+	grep -q "^$MM 200$" "$G/blkio.weight_device" || { log "FAIL: weight_device under none: $(cat "$G/blkio.weight_device")"; fails=$((fails + 1)); }
+	set_sched "$DEV" hcfq
+	grep -q "^$MM 200$" "$G/blkio.weight_device" || { log "FAIL: weight_device lost in a switch: $(cat "$G/blkio.weight_device")"; fails=$((fails + 1)); }
+	expect "$G/blkio.weight_device" "$MM 0" ""
+	set_sched "$DEV" none
+	expect "$G/blkio.leaf_weight_device" "$MM 200" "Operation not supported"
 	rmdir "$G"
 	nullb_destroy bad
 else

@@ -118,12 +118,9 @@ check_rc "$SCEN:submit-queues" "$bad" "submit_queues 2 1 2 1 under I/O ($pq poll
 a1=$(head -n1 "$(cg_path g1)/$wfile") a2=$(head -n1 "$(cg_path g2)/$wfile")
 dw=$(grep -c "^$MM 200" "$(cg_path g1)/$dfile")
 metric "$SCEN:weights" "g1_device_weight_after=$dw"
-# v2's io.weight is the block core's and keeps device weights by dev_t, so
-# they survive every switch; v1's blkio.weight_device lives with the
-# elevator's groups, which a switch frees (as bfq's do): not asserted
-want_dw=1
-[ "$CGMODE" = v1 ] && want_dw=$dw
-[ "$a1" = "$w1" ] && [ "$a2" = "$w2" ] && [ "$dw" = "$want_dw" ]
+# io.weight and blkio.weight_device are the block core's, which keeps
+# device weights by dev_t, so they survive every switch
+[ "$a1" = "$w1" ] && [ "$a2" = "$w2" ] && [ "$dw" = 1 ]
 check_rc "$SCEN:weights" $? "weights before: g1 '$w1' g2 '$w2'; after: g1 '$a1' g2 '$a2'; $MM 200 kept: $dw"
 
 # ---- exit
