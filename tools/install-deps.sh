@@ -10,6 +10,7 @@ PKGS=(
 	xz-utils ccache quilt python3
 	qemu-system-x86
 	busybox-static fio blktrace cgroup-tools e2fsprogs util-linux time
+	runc
 )
 
 missing=()

@@ -4,10 +4,11 @@
 #   tools/mkinitramfs.sh [--force]
 #
 # Contents: busybox-static (all applets, /bin/sh), fio, blktrace, blkparse,
-# cgroup-tools, mkfs.ext4, ionice, taskset, tools/blkshare/blkshare when
+# cgroup-tools, mkfs.ext4, ionice, taskset, runc, tools/blkshare/blkshare when
 # built, each dynamic binary with its ldd libraries and the loader;
-# tests/guest/init as /init, tests/guest/* under /tests/guest and
-# tests/scenarios/* under /tests/scenarios.
+# tests/guest/init as /init, tests/guest/* under /tests/guest,
+# tests/scenarios/* under /tests/scenarios and tools/examples/* (the
+# libcgroup examples) under /tools/examples.
 # Rebuilt only when one of the inputs (binaries, libraries, test files,
 # this script) changed.
 set -euo pipefail
@@ -24,7 +25,8 @@ die() { echo "mkinitramfs: ERROR: $*" >&2; exit 1; }
 BINS=(
 	fio blktrace blkparse btrace
 	cgexec cgcreate cgset cgget cgclassify lscgroup cgdelete
-	mkfs.ext4 mke2fs ionice taskset
+	cgconfigparser cgrulesengd
+	mkfs.ext4 mke2fs ionice taskset runc
 )
 
 paths=()
@@ -50,7 +52,7 @@ libs() {
 }
 mapfile -t LIBS < <(for e in "${paths[@]}"; do libs "$e"; done | sort -u)
 
-mapfile -t TESTFILES < <(cd "$REPO" && find tests/guest tests/scenarios -type f ! -name '*~' | sort)
+mapfile -t TESTFILES < <(cd "$REPO" && find tests/guest tests/scenarios tools/examples -type f ! -name '*~' | sort)
 
 # input fingerprint: name, size, mtime of everything that goes in
 inputs() {
@@ -117,6 +119,7 @@ mknod -m 666 dev/null c 1 3
 
 # tests
 for f in "${TESTFILES[@]}"; do
+	mkdir -p "$(dirname "$f")"
 	cp "$REPO/$f" "$f"
 done
 cp "$REPO/tests/guest/init" init
