@@ -112,7 +112,7 @@ round() {
 	if [ "$_s" = bfq ]; then set_sched "$DEV" bfq 128; else set_sched "$DEV" "$_s"; fi ||
 		{ result "$_r" FAIL "cannot select $_s"; return; }
 	rm -f "$B/start/go" "$B"/state/*
-	_pids= _i=0
+	_pids='' _i=0
 	for _cw in c1:100 c3:300 c6:600; do
 		_c=${_cw%%:*} _w=${_cw#*:}
 		if [ "$_f" = weight ]; then
