@@ -12,10 +12,11 @@
  * These two write the block cgroup core's weights (blkcg_weight()), as
  * blkio.bfq.weight[_device] do, so a weight reaches hcfq or bfq whichever
  * file a tool wrote, and a per-device weight can be set whatever runs on
- * the disk.  The leaf weights are hcfq's own:
+ * the disk.  Only hcfq reads the leaf weights:
  *
  *   blkio.leaf_weight[_device]	weight of the tasks that sit directly in
- *				a group that also has child groups
+ *				a group that also has child groups (the
+ *				per-device ones are kept by the core too)
  *   blkio.time, blkio.sectors, blkio.io_service_bytes, io_serviced,
  *   io_service_time, io_wait_time, io_merged, io_queued, and _recursive
  *   variants, in CFQ's formats (time in ms, service/wait times in ns).
@@ -113,15 +114,18 @@ unsigned int hcfq_group_leaf_weight(struct hcfq_group *hg)
 
 /*
  * Recompute @hg's effective weights: the block core's (device, else
- * cgroup, else 0 for the default), and v1's leaf weights, hcfq's own.
+ * cgroup, else 0 for the default), and v1's leaf weight (the core's for
+ * the device, else the cgroup's).
  */
 static void hcfq_group_update_weights(struct hcfq_group *hg,
 				      struct hcfq_cgroup_data *cd)
 {
 	struct blkcg_gq *blkg = pd_to_blkg(&hg->pd);
+	struct gendisk *disk = blkg->q->disk;
 
-	WRITE_ONCE(hg->weight, blkcg_weight(blkg->blkcg, blkg->q->disk));
-	WRITE_ONCE(hg->leaf_weight, hg->dev_leaf_weight ?: cd->leaf_weight);
+	WRITE_ONCE(hg->weight, blkcg_weight(blkg->blkcg, disk));
+	WRITE_ONCE(hg->leaf_weight,
+		   blkcg_dev_leaf_weight(blkg->blkcg, disk) ?: cd->leaf_weight);
 }
 
 /* Apply @blkcg's weights to its groups on every device. */
@@ -415,70 +419,14 @@ static int hcfq_weight_show(struct seq_file *sf, void *v)
 	return 0;
 }
 
-static u64 hcfq_prfill_dev_leaf_weight(struct seq_file *sf,
-				       struct blkg_policy_data *pd, int off)
-{
-	struct hcfq_group *hg = pd_to_hcfqg(pd);
-
-	return hg->dev_leaf_weight ?
-	       __blkg_prfill_u64(sf, pd, hg->dev_leaf_weight) : 0;
-}
-
-static int hcfq_dev_leaf_weight_show(struct seq_file *sf, void *v)
-{
-	blkcg_print_blkgs(sf, css_to_blkcg(seq_css(sf)),
-			  hcfq_prfill_dev_leaf_weight, &blkcg_policy_hcfq, 0,
-			  false);
-	return 0;
-}
-
-/*
- * v1's blkio.leaf_weight_device: "MAJ:MIN W" sets a per-device leaf
- * weight; W = 0 or "default" removes it.  It lives in hcfq's group, so
- * hcfq must run on the disk.  Errors leave everything as it was.
- */
-static ssize_t hcfq_set_dev_leaf_weight(struct kernfs_open_file *of,
-					char *buf)
-{
-	struct blkcg *blkcg = css_to_blkcg(of_css(of));
-	struct blkg_conf_ctx ctx;
-	struct hcfq_group *hg;
-	char *body;
-	u64 v;
-	int ret;
-
-	blkg_conf_init(&ctx, buf);
-	ret = blkg_conf_prep(blkcg, &blkcg_policy_hcfq, &ctx);
-	if (ret)
-		goto out;
-
-	body = strim(ctx.body);
-	ret = -EINVAL;
-	if (!strcmp(body, "default")) {
-		v = 0;
-	} else if (!kstrtou64(body, 10, &v)) {
-		ret = -ERANGE;
-		if (v && !hcfq_weight_valid(v))
-			goto out;
-	} else {
-		goto out;
-	}
-
-	hg = blkg_to_hcfqg(ctx.blkg);
-	hg->dev_leaf_weight = v;
-	spin_lock(&blkcg->lock);
-	hcfq_group_update_weights(hg, blkcg_to_hcfqcd(blkcg));
-	spin_unlock(&blkcg->lock);
-	ret = 0;
-out:
-	blkg_conf_exit(&ctx);
-	return ret;
-}
-
+/* v1's blkio.leaf_weight_device: the block core's per-device leaf weights */
 static ssize_t hcfq_dev_leaf_weight_write(struct kernfs_open_file *of,
 					  char *buf, size_t nbytes, loff_t off)
 {
-	return hcfq_set_dev_leaf_weight(of, buf) ?: nbytes;
+	return blkcg_weight_write_range(of, buf, nbytes, HCFQ_V1_WEIGHT_MIN,
+					HCFQ_V1_WEIGHT_MAX,
+					BLKCG_WEIGHT_DEV_ONLY |
+					BLKCG_WEIGHT_LEAF);
 }
 
 /* v1's blkio.weight_device: the block core's per-device weights */
@@ -486,7 +434,8 @@ static ssize_t hcfq_dev_weight_write(struct kernfs_open_file *of, char *buf,
 				     size_t nbytes, loff_t off)
 {
 	return blkcg_weight_write_range(of, buf, nbytes, HCFQ_V1_WEIGHT_MIN,
-					HCFQ_V1_WEIGHT_MAX, true);
+					HCFQ_V1_WEIGHT_MAX,
+					BLKCG_WEIGHT_DEV_ONLY);
 }
 
 /* v1 statistics in CFQ's formats */
@@ -631,7 +580,7 @@ static struct cftype hcfq_legacy_files[] = {
 	},
 	{
 		.name = "leaf_weight_device",
-		.seq_show = hcfq_dev_leaf_weight_show,
+		.seq_show = blkcg_dev_leaf_weight_show,
 		.write = hcfq_dev_leaf_weight_write,
 	},
 	{

@@ -111,14 +111,13 @@ struct hcfq_group {
 	bool			online;		/* WRITE_ONCE, likewise */
 
 	/*
-	 * Configured weights, 0 for the hierarchy's default.  Written by
-	 * the cgroup files under blkcg->lock (per-device values also under
-	 * queue_lock), read by the scheduler with READ_ONCE through
+	 * Effective weights, 0 for the hierarchy's default: copied from
+	 * the block core's store and hcfq_cgroup_data under blkcg->lock,
+	 * read by the scheduler with READ_ONCE through
 	 * hcfq_group_weight(): a change applies at the next charge.
 	 */
 	unsigned int		weight;		/* device's, else cgroup's */
 	unsigned int		leaf_weight;	/* likewise */
-	unsigned int		dev_leaf_weight; /* leaf_weight_device */
 
 	/*
 	 * Buffered writers (hcfq_pd_dirty_weight()), under queue_lock: a

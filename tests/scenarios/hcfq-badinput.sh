@@ -110,16 +110,20 @@ expect "$IOS/slice_idle_us" 500 ""
 [ "$(cat "$IOS/slice_idle_us")" = 500 ] || { log "FAIL: slice_idle_us"; fails=$((fails + 1)); }
 set_sched "$DEV" none
 if [ "$CGMODE" = v1 ]; then
-	# blkio.weight_device is the block core's: it takes a device weight
-	# whatever runs on the disk (runc writes it under bfq too), and keeps
-	# it across a switch to hcfq; blkio.leaf_weight_device is hcfq's own
+	# the per-device files are the block core's: they take a device
+	# weight whatever runs on the disk (runc writes them under bfq too),
+	# and keep it across a switch to hcfq, each apart from the other
 	expect "$G/blkio.weight_device" "$MM 200" ""
-	grep -q "^$MM 200$" "$G/blkio.weight_device" || { log "FAIL: weight_device under none: $(cat "$G/blkio.weight_device")"; fails=$((fails + 1)); }
+	expect "$G/blkio.leaf_weight_device" "$MM 300" ""
 	set_sched "$DEV" hcfq
-	grep -q "^$MM 200$" "$G/blkio.weight_device" || { log "FAIL: weight_device lost in a switch: $(cat "$G/blkio.weight_device")"; fails=$((fails + 1)); }
+	grep -q "^$MM 200$" "$G/blkio.weight_device" || { log "FAIL: weight_device after a switch: $(cat "$G/blkio.weight_device")"; fails=$((fails + 1)); }
+	grep -q "^$MM 300$" "$G/blkio.leaf_weight_device" || { log "FAIL: leaf_weight_device after a switch: $(cat "$G/blkio.leaf_weight_device")"; fails=$((fails + 1)); }
 	expect "$G/blkio.weight_device" "$MM 0" ""
+	[ -z "$(cat "$G/blkio.weight_device")" ] || { log "FAIL: weight_device not removed"; fails=$((fails + 1)); }
+	grep -q "^$MM 300$" "$G/blkio.leaf_weight_device" || { log "FAIL: leaf_weight_device went with weight_device"; fails=$((fails + 1)); }
+	expect "$G/blkio.leaf_weight_device" "$MM default" ""
+	[ -z "$(cat "$G/blkio.leaf_weight_device")" ] || { log "FAIL: leaf_weight_device not removed"; fails=$((fails + 1)); }
 	set_sched "$DEV" none
-	expect "$G/blkio.leaf_weight_device" "$MM 200" "Operation not supported"
 	rmdir "$G"
 	nullb_destroy bad
 else

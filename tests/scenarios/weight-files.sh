@@ -1,6 +1,6 @@
 #!/bin/sh
 # budget: 150
-# results: files hcfq-via-bfq-file bfq-via-core-file dmesg
+# results: files hcfq-via-bfq-file bfq-via-core-file systemd-IOWeight systemd-IODeviceWeight dmesg
 # One weight, whichever file a tool writes (issue 16). The block cgroup
 # core keeps the weights; io.weight, io.bfq.weight and io.hcfq.weight on
 # v2, blkio.weight[_device] and blkio.bfq.weight[_device] on v1, all set
@@ -20,6 +20,13 @@
 #    runs did; it was then 0.4-1.4 points off in four boots. Bound
 #    +-WF_BFQ_TOL points (default 5); without the weights every group
 #    gets 33 %, 23 points from g1's 10
+#  - systemd-IOWeight, systemd-IODeviceWeight (v2; SKIP on v1, which
+#    systemd 258 dropped): systemd's writes replayed in its order, for
+#    IOWeight=100/300/600 "N" scaled into bfq's range (100, 118, 145)
+#    to io.bfq.weight, then "default N" to io.weight, under bfq; for
+#    IODeviceWeight= the same with "MAJ:MIN N", under hcfq. The last
+#    write is kept, so the shares follow 100/300/600, not bfq's scaled
+#    values (which would give 27/32/40 %): bounds as above
 . /tests/guest/lib.sh
 . /tests/guest/fair.sh
 
@@ -54,6 +61,10 @@ put "$CORE_DEV" "$MM 250"
 grep -q "^$MM 250$" "$X/$BFQ_DEV" || bad="$bad $BFQ_DEV-lacks-$MM"
 put "$CORE_DEV" "$MM default"
 if [ "$CGMODE" = v1 ]; then
+	# runc writes blkio.leaf_weight_device too when a spec asks
+	put blkio.leaf_weight_device "$MM 300"
+	grep -q "^$MM 300$" "$X/blkio.leaf_weight_device" || bad="$bad leaf_weight_device-lacks-$MM"
+	put blkio.leaf_weight_device "$MM 0"
 	deny "$BFQ" 1001
 	put "$BFQ" 5
 	deny "$CORE" 5
@@ -97,5 +108,38 @@ for g in $W; do echo 100 > "$(cg_path "${g%%:*}")/$BFQ"; done
 # bfq holds no shares with the kernel's 2 scheduler tags on this disk
 # (hcfq raises its own depth): give it 128, as the issue's runc runs did
 run_shares "$SCEN:bfq-via-core-file" bfq "$CORE" "$BFQ_TOL" 128
+
+# systemd's BFQ scaling (src/core/cgroup.c): 1..100 -> 1..100 and
+# 100..10000 -> 100..1000, integer arithmetic
+bfq_scaled() {
+	if [ "$1" -le 100 ]; then echo $((100 - (100 - $1) * 99 / 99))
+	else echo $((100 + ($1 - 100) * 900 / 9900)); fi
+}
+# systemd_run NAME SCHED DEVICE(0|1) TOL [NR_REQUESTS]
+systemd_run() {
+	set_sched "$DEV" "$2" ${5-} || { result "$1" FAIL "cannot select $2"; return; }
+	for _g in $W; do
+		_p=$(cg_path "${_g%%:*}") _w=${_g#*:}
+		echo 100 > "$_p/io.weight"
+		if [ "$3" = 1 ]; then
+			echo "$MM $(bfq_scaled "$_w")" > "$_p/io.bfq.weight" &&
+				echo "$MM $_w" > "$_p/io.weight"
+		else
+			echo "$(bfq_scaled "$_w")" > "$_p/io.bfq.weight" &&
+				echo "default $_w" > "$_p/io.weight"
+		fi || { result "$1" FAIL "systemd's writes failed"; return; }
+	done
+	JOB="--rw=read --bs=8k --direct=1 --ioengine=psync --iodepth=1"
+	fair_run "systemd$3" "$RT" "g1:$JOB;g3:$JOB;g6:$JOB"
+	fair_check "$1" "systemd$3" fio "$WANT" "$4"
+	for _g in $W; do echo "$MM default" > "$(cg_path "${_g%%:*}")/io.weight"; done
+}
+if [ "$CGMODE" = v2 ]; then
+	systemd_run "$SCEN:systemd-IOWeight" bfq 0 "$BFQ_TOL" 128
+	systemd_run "$SCEN:systemd-IODeviceWeight" hcfq 1 3
+else
+	result "$SCEN:systemd-IOWeight" SKIP "systemd sets no I/O weight on v1 since 258"
+	result "$SCEN:systemd-IODeviceWeight" SKIP "systemd sets no I/O weight on v1 since 258"
+fi
 nullb_destroy wf
 dmesg_check > /dev/null; check_rc "$SCEN:dmesg" $? "no kernel warnings"
