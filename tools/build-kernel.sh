@@ -13,7 +13,8 @@
 # 4. config: tinyconfig + merge_config.sh -m kernel-config.hcfq kernel-config
 #    [kernel-config.debug]
 #    + olddefconfig, then verify every fragment line came out as asked
-# 5. make O=build/obj-<normal|debug> CC="ccache gcc" -j$(nproc) bzImage
+# 5. make O=build/obj-<normal|debug> CC="ccache gcc" -j$(nproc) bzImage, and
+#    when the config has modules, modules into build/obj-<v>/modules.cpio
 #
 # The last line printed is the absolute path of the bzImage.
 set -euo pipefail
@@ -245,6 +246,20 @@ exec {lockfd}>"${HCFQ_MACHINE_LOCK:-/tmp/hcfq-machine.lock}"
 flock "$lockfd"
 "${KMAKE[@]}" O="$OBJ" -j"$(nproc)" bzImage >"$OBJ/build.log" 2>&1 ||
 	{ grep -E 'error|Error' "$OBJ/build.log" | head -40 >&2; tail -20 "$OBJ/build.log" >&2; die "kernel build failed (log: $OBJ/build.log)"; }
+# a config with modules (the debug variant builds hcfq as one): install
+# them into modules.cpio, which run-tests.sh appends to the initramfs
+rm -f "$OBJ/modules.cpio"
+if grep -q '^CONFIG_MODULES=y' "$OBJ/.config"; then
+	rm -rf "$OBJ/modroot"
+	{ "${KMAKE[@]}" O="$OBJ" -j"$(nproc)" modules &&
+	  "${KMAKE[@]}" O="$OBJ" INSTALL_MOD_PATH="$OBJ/modroot" INSTALL_MOD_STRIP=1 \
+		DEPMOD=/usr/sbin/depmod modules_install; } >>"$OBJ/build.log" 2>&1 ||
+		{ tail -20 "$OBJ/build.log" >&2; die "module build failed (log: $OBJ/build.log)"; }
+	find "$OBJ/modroot/lib/modules" \( -name build -o -name source \) -exec rm -f {} +
+	(cd "$OBJ/modroot" && find . -mindepth 1 | LC_ALL=C sort |
+		cpio -o -H newc -R 0:0 --quiet) >"$OBJ/modules.cpio"
+	log "modules: $(cd "$OBJ/modroot" && find . -name '*.ko' | wc -l) in $OBJ/modules.cpio"
+fi
 log "built in $(($(date +%s) - start)) s"
 img=$OBJ/arch/x86/boot/bzImage
 [[ -f $img ]] || die "no bzImage produced"

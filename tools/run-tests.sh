@@ -103,6 +103,16 @@ if ((BUILD)); then
 else
 	INITRD=$REPO/build/initramfs.cpio
 fi
+# a kernel built with modules gets them appended (the kernel unpacks
+# concatenated cpio archives in order): build/initrd-<variant>.cpio
+declare -A INITRD_V=()
+for v in "${!KERNEL[@]}"; do
+	INITRD_V[$v]=$INITRD
+	mods=$REPO/build/obj-$v/modules.cpio
+	[[ -f $mods ]] || continue
+	cat "$INITRD" "$mods" >"$REPO/build/initrd-$v.cpio"
+	INITRD_V[$v]=$REPO/build/initrd-$v.cpio
+done
 
 # one pattern for host and guest (dmesg_check in tests/guest/lib.sh)
 SPLAT_RE=$(cat "$REPO/tests/guest/splat.re")
@@ -199,7 +209,7 @@ run_boot() { # name variant cgmode scenarios...
 	timeout -k 10 "$budget" qemu-system-x86_64 \
 		"${machine[@]}" -cpu max -m 2048 \
 		-nographic -no-reboot -nodefaults \
-		-kernel "${KERNEL[$variant]}" -initrd "$INITRD" \
+		-kernel "${KERNEL[$variant]}" -initrd "${INITRD_V[$variant]}" \
 		-append "console=ttyS0 panic=-1 reboot=t no_timer_check null_blk.nr_devices=0 TESTS=$tests CGMODE=$cgmode $cmdline ${EXTRA_CMDLINE-}" \
 		-serial "file:$dir/console.log" -serial "file:$dir/results.txt" \
 		-drive "file=$dir/artifacts.img,format=raw,if=virtio,cache=unsafe" \

@@ -334,3 +334,28 @@ wait_gone() {
 		kill -0 "$_wg_p" 2>/dev/null && WAIT_LEFT=$((WAIT_LEFT + 1))
 	done
 }
+
+# ---------------------------------------------------------------- kmemleak
+# kmemleak_begin: forget what was reported so far (kernels with kmemleak)
+kmemleak_begin() {
+	[ -e /sys/kernel/debug/kmemleak ] && echo clear > /sys/kernel/debug/kmemleak
+	return 0
+}
+
+# kmemleak_check NAME WHAT: result NAME from a scan (objects older than
+# 5 s found unreferenced twice), SKIP without kmemleak
+kmemleak_check() {
+	_kml=/sys/kernel/debug/kmemleak
+	if [ ! -e $_kml ]; then
+		result "$1" SKIP "no kmemleak in this kernel"
+		return 0
+	fi
+	sleep 6
+	echo scan > $_kml
+	echo scan > $_kml
+	cat $_kml > "$ODIR/kmemleak.txt"
+	_kn=$(grep -c '^unreferenced object' "$ODIR/kmemleak.txt")
+	[ "$_kn" = 0 ]
+	check_rc "$1" $? "kmemleak scan $2: $_kn leak reports"
+	[ "$_kn" = 0 ] || head -n 40 "$ODIR/kmemleak.txt" > /dev/console
+}
