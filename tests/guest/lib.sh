@@ -62,7 +62,12 @@
 #   dmesg_check                      nonzero (and prints them) if the
 #       kernel log since this scenario began (/init's /dev/kmsg marker)
 #       has a splat (the pattern in /tests/guest/splat.re, which the host
-#       also applies to the whole console log)
+#       also applies to the whole console log). Not kmemleak's own "N new
+#       suspected memory leaks" line: kmemleak_check and /init's scan at
+#       the end of a boot decide, leaving out one known upstream leak
+#       (kmemleak_scan), and print the reports that count, which the
+#       pattern's "unreferenced object" catches
+#   kmemleak_begin, kmemleak_check NAME "when", kmemleak_scan FILE
 #   check_rc NAME RC "detail"        result NAME PASS if RC is 0, else FAIL
 # scheduler state and processes:
 #   sched_busy DEV                   hcfq's debugfs busy line for DEV
@@ -342,20 +347,48 @@ kmemleak_begin() {
 	return 0
 }
 
-# kmemleak_check NAME WHAT: result NAME from a scan (objects older than
-# 5 s found unreferenced twice), SKIP without kmemleak
-kmemleak_check() {
+# kmemleak_scan FILE: scan twice, save the report in FILE, print "N K":
+# N reports, and K more of the known upstream leak below, not counted.
+# Two scans, because kmemleak reports an object only when it was found
+# unreferenced with an unchanged checksum, and one scan only takes the
+# checksums of objects it has not seen before; objects younger than 5 s
+# are never reported.
+# Known: Debian's 6.12.118 leaks blk-throttle's throtl_data (allocated in
+# blk_throtl_init()) when a disk on which throttling was activated goes
+# away: blkg_destroy_all() clears the policy bit first, and then
+# blk_throtl_exit() returns before its kfree(). Fixed upstream by
+# "blk-throttle: fix throtl_data leak during disk release". On v1 every
+# null_blk here has throttling activated (nullb_create), so each removal
+# leaks one; none of it is hcfq's or biotrack's.
+kmemleak_scan() {
 	_kml=/sys/kernel/debug/kmemleak
-	if [ ! -e $_kml ]; then
+	echo scan > $_kml
+	sleep 1
+	echo scan > $_kml
+	cat $_kml > "$1"
+	# the reports that count also go to FILE.new
+	awk -v new="$1.new" 'function flush() {
+		if (blk != "") {
+			if (blk ~ /blk_throtl_init/) k++; else { n++; printf "%s", blk > new }
+		}
+		blk = ""
+	}
+	BEGIN { printf "" > new }
+	/^unreferenced object/ { flush() }
+	{ blk = blk $0 "\n" }
+	END { flush(); print n + 0, k + 0 }' "$1"
+}
+
+# kmemleak_check NAME WHAT: result NAME from kmemleak_scan, SKIP without
+# kmemleak
+kmemleak_check() {
+	if [ ! -e /sys/kernel/debug/kmemleak ]; then
 		result "$1" SKIP "no kmemleak in this kernel"
 		return 0
 	fi
 	sleep 6
-	echo scan > $_kml
-	echo scan > $_kml
-	cat $_kml > "$ODIR/kmemleak.txt"
-	_kn=$(grep -c '^unreferenced object' "$ODIR/kmemleak.txt")
-	[ "$_kn" = 0 ]
-	check_rc "$1" $? "kmemleak scan $2: $_kn leak reports"
-	[ "$_kn" = 0 ] || head -n 40 "$ODIR/kmemleak.txt" > /dev/console
+	set -- "$1" "$2" $(kmemleak_scan "$ODIR/kmemleak.txt")
+	[ "$3" = 0 ]
+	check_rc "$1" $? "kmemleak scan $2: $3 leak reports ($4 of blk-throttle's known one not counted)"
+	[ "$3" = 0 ] || head -n 40 "$ODIR/kmemleak.txt.new" > /dev/console
 }

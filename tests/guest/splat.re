@@ -1,1 +1,1 @@
-Kernel panic|Oops|WARNING:|BUG:|KASAN:|lockdep:|possible recursive locking|possible circular locking|circular locking|inconsistent lock state|suspicious RCU|INFO: task .* blocked|kmemleak: [0-9]+ new suspected|unreferenced object
+Kernel panic|Oops|WARNING:|BUG:|KASAN:|lockdep:|possible recursive locking|possible circular locking|circular locking|inconsistent lock state|suspicious RCU|INFO: task .* blocked|unreferenced object
