@@ -4,9 +4,9 @@
 #   tools/mkinitramfs.sh [--force]
 #
 # Contents: busybox-static (all applets, /bin/sh), fio, blktrace, blkparse,
-# cgroup-tools, mkfs.ext4, ionice, taskset, runc, util-linux's setpriv and
-# unshare, tools/blkshare/blkshare when built, each dynamic binary with
-# its ldd libraries and the loader;
+# cgroup-tools, mkfs.ext4, ionice, taskset, runc, util-linux's setpriv,
+# unshare and chrt, tools/blkshare/blkshare when built, each dynamic
+# binary with its ldd libraries and the loader;
 # tests/guest/init as /init, tests/guest/* under /tests/guest,
 # tests/scenarios/* under /tests/scenarios and tools/examples/* (the
 # libcgroup examples) under /tools/examples.
@@ -27,7 +27,7 @@ BINS=(
 	fio blktrace blkparse btrace
 	cgexec cgcreate cgset cgget cgclassify lscgroup cgdelete
 	cgconfigparser cgrulesengd
-	mkfs.ext4 mke2fs ionice taskset runc setpriv unshare
+	mkfs.ext4 mke2fs ionice taskset runc setpriv unshare chrt
 )
 
 paths=()
