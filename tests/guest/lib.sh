@@ -72,6 +72,7 @@
 # scheduler state and processes:
 #   sched_busy DEV                   hcfq's debugfs busy line for DEV
 #       ("queues N queued N in_driver N dispatch_list N withheld N")
+#   sched_idle DEV                   0 if that line shows nothing queued
 #   sched_drained NAME DEV "when"    result NAME PASS if that line shows
 #       nothing queued, in the driver or on the dispatch list
 #   wait_gone SECS PID...            waits up to SECS s of uptime for the
@@ -314,14 +315,19 @@ sched_busy() {
 	cat "/sys/kernel/debug/block/$(basename "$1")/sched/busy" 2>&1
 }
 
-sched_drained() {
-	_sd_b=$(sched_busy "$2")
-	if echo "$_sd_b" | awk '{ for (i = 1; i < NF; i++) v[$i] = $(i + 1) }
+# sched_idle DEV: 0 when hcfq's busy line shows nothing queued, in the
+# driver or on the dispatch list
+sched_idle() {
+	sched_busy "$1" | awk '{ for (i = 1; i < NF; i++) v[$i] = $(i + 1) }
 		END { exit !(v["queued"] == "0" && v["in_driver"] == "0" &&
-			     v["dispatch_list"] == "0") }'; then
-		result "$1" PASS "$3: $_sd_b"
+			     v["dispatch_list"] == "0") }'
+}
+
+sched_drained() {
+	if sched_idle "$2"; then
+		result "$1" PASS "$3: $(sched_busy "$2")"
 	else
-		result "$1" FAIL "$3: $_sd_b"
+		result "$1" FAIL "$3: $(sched_busy "$2")"
 	fi
 }
 

@@ -217,14 +217,9 @@ else
 fi
 
 # ---------------------------------------------------------------- state
-# idle_ok DEV: nothing queued, in the driver or on the dispatch list
-idle_ok() {
-	sched_busy "$1" | awk '{ for (i = 1; i < NF; i++) v[$i] = $(i + 1) }
-		END { exit !(v["queued"] == "0" && v["in_driver"] == "0" && v["dispatch_list"] == "0") }'
-}
 ok=0
-idle_ok "$DEV" || ok=1
-if grep -q '\[hcfq\]' "$Q2/scheduler"; then idle_ok "$DEV2" || ok=1; fi
+sched_idle "$DEV" || ok=1
+if grep -q '\[hcfq\]' "$Q2/scheduler"; then sched_idle "$DEV2" || ok=1; fi
 check_rc "$SCEN:drained" $ok "$DEV: $(sched_busy "$DEV"); $DEV2: $(sched_busy "$DEV2" | head -n1)"
 nullb_destroy flt2
 nullb_destroy flt
