@@ -36,16 +36,16 @@
  *
  * Dispatch: the queue chosen (walking down the trees by least vtime)
  * becomes active for a slice (slice_sync, or slice_async, scaled by its
- * weight and capped by target_latency under low_latency).  It dispatches
- * until its slice ends or it runs dry; then its slice time is charged to
- * it and to every entity above it.  A queue that runs dry while nobody
- * else has requests stays active until the next request arrives: its own
- * continues the slice, anyone else's ends it, charged up to the moment it
- * ran dry.  The disk is time-shared, so when a sync queue runs dry it
- * keeps the disk for up to slice_idle if its think time is short (queue
- * idling), or, when it was the last busy queue of its group, for up to
- * group_idle (group idling): a process or a group with one request in
- * flight at a time still gets its share.
+ * weight; under low_latency capped to its share of the disk times
+ * target_latency).  It dispatches until its slice ends or it runs dry;
+ * then its slice time is charged to it and to every entity above it.  A
+ * queue that runs dry while nobody else has requests stays active until
+ * the next request arrives: its own continues the slice, anyone else's
+ * ends it, charged up to the moment it ran dry.  The disk is time-shared,
+ * so when a sync queue runs dry it keeps the disk for up to slice_idle if
+ * its think time is short (queue idling), or, when it was the last busy
+ * queue of its group, for up to group_idle (group idling): a process or a
+ * group with one request in flight at a time still gets its share.
  * On non-rotational devices hcfq idles only while someone else waits,
  * and not for a queue whose group has busy queues of the same priority:
  * the next of those goes instead, which keeps the disk busy.
@@ -116,6 +116,7 @@
 #include <linux/blktrace_api.h>
 #include <linux/ioprio.h>
 #include <linux/kernel.h>
+#include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 
@@ -194,27 +195,28 @@ static u64 hcfq_scale_slice(u64 base, unsigned int weight)
 }
 
 /*
- * Cap @slice so that a round over the group's busy queues (total weight
- * @sum, of which this queue has @weight) fits in @target, but never
- * below a tenth of @slice.
+ * Cap @slice so that a round over every busy queue of the disk fits in
+ * @target: a queue that has @ppm parts per million of the disk (its
+ * hcfq_hweight_ppm()) gets that part of @target, but never less than a
+ * tenth of @slice.  Without the cap N busy groups take N full slices per
+ * round, and a heavy group that joins waits behind all of them.
  */
-static u64 hcfq_latency_slice(u64 slice, u64 target, unsigned int weight,
-			      unsigned int sum)
+static u64 hcfq_latency_slice(u64 slice, u64 target, u32 ppm)
 {
 	u64 fair;
 
-	if (!sum || sum <= weight)
+	if (!ppm || ppm >= 1000000)
 		return slice;
-	fair = div_u64(target * weight, sum);
+	fair = mul_u64_u32_div(target, ppm, 1000000);
 	return clamp(fair, div_u64(slice, 10), slice);
 }
 
 /*
  * Share of the disk an entity gets when everything now busy stays busy:
  * the product of weight / weight_sum along the path to the top.  Returned
- * in parts per million.  Used by trace messages and tests only.
+ * in parts per million, 0 for an entity that is not on a tree.
  */
-static u32 __maybe_unused hcfq_hweight_ppm(const struct hcfq_entity *e)
+static u32 hcfq_hweight_ppm(const struct hcfq_entity *e)
 {
 	u64 share = 1000000;
 
@@ -548,8 +550,7 @@ static u64 hcfq_slice(struct hcfq_data *hd, struct hcfq_queue *hq)
 
 	if (READ_ONCE(hd->low_latency))
 		slice = hcfq_latency_slice(slice, READ_ONCE(hd->target_latency),
-					   hq->entity.weight,
-					   hq->entity.sd->weight_sum);
+					   hcfq_hweight_ppm(&hq->entity));
 	return max_t(u64, slice, 1);
 }
 
@@ -581,6 +582,8 @@ static struct hcfq_queue *hcfq_select_queue(struct hcfq_data *hd, u64 now)
 	}
 }
 
+static bool hcfq_group_light(struct hcfq_data *hd, struct hcfq_group *hg);
+
 static void hcfq_set_active(struct hcfq_data *hd, struct hcfq_queue *hq,
 			    u64 now)
 {
@@ -590,6 +593,7 @@ static void hcfq_set_active(struct hcfq_data *hd, struct hcfq_queue *hq,
 	hd->active = hq;
 	WRITE_ONCE(hd->admit_ioc, hq->ioc);
 	WRITE_ONCE(hd->admit_async, hq->sync ? NULL : hq->group);
+	WRITE_ONCE(hq->group->light, hcfq_group_light(hd, hq->group));
 	hq->slice_start = now;
 	hq->slice_end = now + hcfq_slice(hd, hq);
 	hq->slice_dispatched = 0;
@@ -710,7 +714,7 @@ static enum hcfq_idle_kind hcfq_idle_kind(struct hcfq_data *hd,
 
 	lockdep_assert_held(&hd->lock);
 
-	if (!hq->sync || hcfq_class_idle(hq))
+	if (!hq->sync || hcfq_class_idle(hq) || hg->light)
 		return HCFQ_IDLE_NONE;
 	/* hq is still busy while active: anyone else? */
 	others = hd->nr_busy > 1;
@@ -1161,6 +1165,12 @@ static void hcfq_insert_requests(struct blk_mq_hw_ctx *hctx,
  *    that it waits while others take the rest.  (BFQ's depth of one tag
  *    for a queue over its limit would make it wait for one given tag,
  *    which may belong to the lowest-weight group's oldest request.)
+ *    When more groups are busy than there are tags, a group whose share
+ *    is less than one tag (a light group) may only use the lower half
+ *    of them, even while its queue is active: the upper half stays for
+ *    the groups that are due one or more, which would otherwise queue
+ *    for a tag behind every light group's request.  Since a light
+ *    group's next request waits for a tag, hcfq does not idle for it.
  *  - whatever the group, async requests may hold at most half of
  *    nr_requests and sync writes three quarters, so that neither
  *    writeback nor an fsync of many pages can take the tags the readers
@@ -1176,6 +1186,10 @@ static void hcfq_insert_requests(struct blk_mq_hw_ctx *hctx,
  * depth_updated(), which blk-mq calls before it stores a new
  * nr_requests.
  */
+
+/* hcfq_group_depth() of (depth << HCFQ_DEPTH_SHIFT): 1/1024 tags */
+#define HCFQ_DEPTH_SHIFT	10
+#define HCFQ_DEPTH_ONE		BIT(HCFQ_DEPTH_SHIFT)
 
 /* @depth times @weight's share of @sum, where @busy says @weight is in it */
 static unsigned int hcfq_share_depth(unsigned int depth, unsigned int weight,
@@ -1208,6 +1222,23 @@ static unsigned int hcfq_group_depth(struct hcfq_group *hg,
 		sd = &hg->parent->children;
 		hg = hg->parent;
 	}
+}
+
+/*
+ * Is @hg due less than one of the tags the groups share (a light group)?
+ * Then its next request waits for a tag behind the other light groups',
+ * so hcfq neither idles for it nor lets it use the active queue's reserve.
+ * Worked out at each of its slice starts into hg->light, which admission
+ * reads.
+ */
+static bool hcfq_group_light(struct hcfq_data *hd, struct hcfq_group *hg)
+{
+	unsigned int nr = READ_ONCE(hd->queue->nr_requests);
+	unsigned int reserve = max(nr / 8, 1U);
+
+	return nr > reserve &&
+		hcfq_group_depth(hg, (nr - reserve) << HCFQ_DEPTH_SHIFT) <
+		HCFQ_DEPTH_ONE;
 }
 
 /* Is the request for the queue being served (see above)? */
@@ -1245,17 +1276,22 @@ static void hcfq_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
 		depth = max(nr * 3 / 4, 1U);
 
 	hg = hcfq_blkg_group(hd, data->bio ? data->bio->bi_blkg : NULL);
-	if (hcfq_admit_all(hd, hg, sync))
-		goto out;
-
 	reserve = max(nr / 8, 1U);
 	if (nr > reserve) {
-		unsigned int held = READ_ONCE(hg->nr_rqs), share;
+		unsigned int held = READ_ONCE(hg->nr_rqs), avail = nr - reserve;
+		unsigned int share;
 
-		depth = min(depth, nr - reserve);
+		/* a light group: the lower half, even for the active queue */
+		if (READ_ONCE(hg->light)) {
+			depth = min(depth, max(avail / 2, 1U));
+			goto out;
+		}
+		if (hcfq_admit_all(hd, hg, sync))
+			goto out;
+		depth = min(depth, avail);
 		/* a share is at least one tag: no need to work it out for none */
 		if (held) {
-			share = hcfq_group_depth(hg, nr - reserve);
+			share = hcfq_group_depth(hg, avail);
 			if (held >= share)
 				depth = min(depth, share);
 		}

@@ -109,6 +109,8 @@ struct hcfq_group {
 	/* requests queued or in the driver; WRITE_ONCE, admission reads it */
 	unsigned int		nr_rqs;
 	bool			online;		/* WRITE_ONCE, likewise */
+	/* due less than a tag at its last slice start: hcfq_group_light() */
+	bool			light;		/* WRITE_ONCE, likewise */
 
 	/*
 	 * Effective weights, 0 for the hierarchy's default: copied from

@@ -243,18 +243,20 @@ static void hcfq_test_slices(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hcfq_scale_slice(base, 180), 180 * NSEC_PER_MSEC);
 	KUNIT_EXPECT_EQ(test, hcfq_scale_slice(base, 40), 40 * NSEC_PER_MSEC);
 
-	/* alone, or with no target to meet: the full slice */
+	/* alone, or off the trees: the full slice */
 	KUNIT_EXPECT_EQ(test, hcfq_latency_slice(base, HCFQ_TARGET_LATENCY,
-						 100, 100), base);
-	/* ten equal queues share a 300 ms round: 30 ms each */
+						 1000000), base);
 	KUNIT_EXPECT_EQ(test, hcfq_latency_slice(base, HCFQ_TARGET_LATENCY,
-						 100, 1000), 30 * NSEC_PER_MSEC);
-	/* never below a tenth of the slice */
+						 0), base);
+	/* a tenth of the disk gets a tenth of a 300 ms round: 30 ms */
 	KUNIT_EXPECT_EQ(test, hcfq_latency_slice(base, HCFQ_TARGET_LATENCY,
-						 100, 100000), base / 10);
+						 100000), 30 * NSEC_PER_MSEC);
+	/* never below a tenth of the slice (one of 1000 equal groups) */
+	KUNIT_EXPECT_EQ(test, hcfq_latency_slice(base, HCFQ_TARGET_LATENCY,
+						 1000), base / 10);
 	/* never above the slice */
 	KUNIT_EXPECT_EQ(test, hcfq_latency_slice(base, HCFQ_TARGET_LATENCY,
-						 100, 200), base);
+						 500000), base);
 }
 
 /* REQ_PRIO requests go ahead of the others, each kind in arrival order */
@@ -307,6 +309,11 @@ static void hcfq_test_share_depth(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hcfq_share_depth(1, 1, 2, true), 1U);
 	/* no overflow at the largest depth and weights */
 	KUNIT_EXPECT_EQ(test, hcfq_share_depth(2048, 10000, 20000, true), 1024U);
+	/* in 1/1024 tags: one of 1997 busy weight units is due < one tag */
+	KUNIT_EXPECT_LT(test, hcfq_share_depth(112 << HCFQ_DEPTH_SHIFT, 1,
+					       1997, true), HCFQ_DEPTH_ONE);
+	KUNIT_EXPECT_GE(test, hcfq_share_depth(112 << HCFQ_DEPTH_SHIFT, 100,
+					       1997, true), 5 * HCFQ_DEPTH_ONE);
 }
 
 /* Device time the active queue pays while the device is empty */
