@@ -21,6 +21,11 @@
 #       FAIR_DIR=D gives each group the file D/name instead of a 512 MiB
 #       range of $DEV. $ODIR/TAG.fiofail names the groups whose fio
 #       exited nonzero
+#   fair_bg TAG RUNTIME RW "name ..."
+#       one fio per group (8 KiB O_DIRECT psync, RW, time-based, a 512 MiB
+#       range of $DEV each), all at once, without sampling; waits for
+#       them. $ODIR/TAG.fio.NAME (terse), TAG.rc.NAME (fio's exit status),
+#       TAG.bytes.NAME; FAIR_BG_BAD lists the groups whose fio failed
 #   fair_check NAME TAG FILE "name:expected% ..." TOL
 #       compares the shares in $ODIR/TAG.FILE (fio, win, time) with the
 #       expected ones; result NAME PASS|FAIL, metric with all shares
@@ -153,6 +158,24 @@ fair_run() {
 		echo "$_fr_n $(($(grp_bytes "$_fr_n") - _fr_pre))" >> "$ODIR/$_fr_tag.cg"
 	done
 	fair_window "$ODIR/$_fr_tag" "$_fr_win"
+}
+
+fair_bg() {
+	_fb_i=0
+	for _fb_n in $4; do
+		( cg_exec "$_fb_n" fio --name="$1$_fb_n" --filename="$DEV" --rw="$3" \
+			--bs=8k --direct=1 --ioengine=psync --time_based --runtime="$2" \
+			--offset=$((_fb_i * 512))m --size=512m --output-format=terse \
+			--terse-version=3 --output="$ODIR/$1.fio.$_fb_n" > /dev/null 2>&1
+		  echo $? > "$ODIR/$1.rc.$_fb_n" ) &
+		_fb_i=$((_fb_i + 1))
+	done
+	wait
+	FAIR_BG_BAD=
+	for _fb_n in $4; do
+		[ "$(cat "$ODIR/$1.rc.$_fb_n" 2>/dev/null)" = 0 ] || FAIR_BG_BAD="$FAIR_BG_BAD $_fb_n"
+		fio_bytes "$ODIR/$1.fio.$_fb_n" > "$ODIR/$1.bytes.$_fb_n"
+	done
 }
 
 # fair_window PREFIX FROM: the window of PREFIX.samples in which every

@@ -49,21 +49,7 @@ if [ "$CGMODE" = v1 ]; then WF=blkio.weight; else WF=io.hcfq.weight; fi
 BLK=/sys/block/$(basename "$DEV")
 
 # load TAG RUNTIME RW: fio in g1 and g9 on $DEV; TAG.rc.NAME, TAG.bytes.NAME
-load() {
-	_i=0
-	for g in g1 g9; do
-		( cg_exec "$g" fio --name="$1$g" --filename="$DEV" --rw="$3" \
-			--bs=8k --direct=1 --ioengine=psync --time_based --runtime="$2" \
-			--offset=$((_i * 512))m --size=512m --output-format=terse \
-			--terse-version=3 --output="$ODIR/$1.fio.$g" > /dev/null 2>&1
-		  echo $? > "$ODIR/$1.rc.$g" ) &
-		_i=$((_i + 1))
-	done
-	wait
-	for g in g1 g9; do
-		fio_bytes "$ODIR/$1.fio.$g" > "$ODIR/$1.bytes.$g"
-	done
-}
+load() { fair_bg "$1" "$2" "$3" "g1 g9"; }
 rc_of() { cat "$ODIR/$1.rc.$2" 2>/dev/null || echo none; }
 
 # ---------------------------------------------------------------- fail_make_request

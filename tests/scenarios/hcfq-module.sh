@@ -36,18 +36,8 @@ Q=/sys/block/$(basename "$DEV")/queue
 # io TAG: 8 s of QD1 O_DIRECT reads in g1 and g9; $ODIR/TAG.bytes.NAME
 # and TAG.rc.NAME
 io() {
-	for g in g1 g9; do
-		( cg_exec "$g" fio --name="$1$g" --filename="$DEV" --rw=randread \
-			--bs=8k --direct=1 --ioengine=psync --time_based --runtime=8 \
-			--size=256m --output-format=terse --terse-version=3 --output="$ODIR/$1.fio.$g" > /dev/null 2>&1
-		  echo $? > "$ODIR/$1.rc.$g" ) &
-	done
-	wait
-	IO_BAD=
-	for g in g1 g9; do
-		[ "$(cat "$ODIR/$1.rc.$g")" = 0 ] || IO_BAD="$IO_BAD $g"
-		fio_bytes "$ODIR/$1.fio.$g" > "$ODIR/$1.bytes.$g"
-	done
+	fair_bg "$1" 8 randread "g1 g9"
+	IO_BAD=$FAIR_BG_BAD
 }
 
 # unload: switch to none and rmmod; 0 when the module is gone
