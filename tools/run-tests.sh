@@ -210,7 +210,7 @@ run_boot() { # name variant cgmode scenarios...
 		"${machine[@]}" -cpu max -m 2048 \
 		-nographic -no-reboot -nodefaults \
 		-kernel "${KERNEL[$variant]}" -initrd "${INITRD_V[$variant]}" \
-		-append "console=ttyS0 panic=-1 reboot=t no_timer_check null_blk.nr_devices=0 TESTS=$tests CGMODE=$cgmode $cmdline ${EXTRA_CMDLINE-}" \
+		-append "console=ttyS0 panic=-1 reboot=t no_timer_check null_blk.nr_devices=0 TESTS=$tests CGMODE=$cgmode VARIANT=$variant $cmdline ${EXTRA_CMDLINE-}" \
 		-serial "file:$dir/console.log" -serial "file:$dir/results.txt" \
 		-drive "file=$dir/artifacts.img,format=raw,if=virtio,cache=unsafe" \
 		-monitor none </dev/null >"$dir/qemu.log" 2>&1 || rc=$?

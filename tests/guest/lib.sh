@@ -5,7 +5,8 @@
 # session of its own; an optional header line "# budget: SECONDS" sets its
 # timeout (default 60). It must report at least one result; a scenario that
 # times out or exits without a result is a FAIL. Environment: SCEN, CGMODE
-# (v1|v2), OUT (/out), ODIR ($OUT/$SCEN, for artifacts, created here).
+# (v1|v2), VARIANT (normal|debug: the kernel), OUT (/out), ODIR
+# ($OUT/$SCEN, for artifacts, created here).
 #
 # Reporting (lines go to /dev/ttyS1 = the host's results.txt):
 #   result NAME PASS|FAIL|SKIP "detail"
@@ -81,6 +82,8 @@
 : "${OUT:=/out}"
 : "${RESULTS:=/dev/ttyS1}"
 : "${CGMODE:=v2}"
+# the kernel the host booted: normal or debug (KASAN, lockdep, kmemleak)
+: "${VARIANT:=normal}"
 : "${SCEN:=$(basename "$0" .sh)}"
 # null_blk completion time per request (2 ms = 500 IOPS at QD1). Measured
 # with harness-nullb (8 KiB O_DIRECT psync reads, TCG, 2 vCPUs, one guest
@@ -90,7 +93,7 @@
 : "${NULLB_NSEC:=2000000}"
 ODIR=$OUT/$SCEN
 mkdir -p "$ODIR" 2>/dev/null
-export OUT RESULTS CGMODE SCEN ODIR NULLB_NSEC
+export OUT RESULTS CGMODE VARIANT SCEN ODIR NULLB_NSEC
 
 # ---------------------------------------------------------------- reporting
 emit() {
