@@ -18,7 +18,8 @@
 #   within 5 points. $ODIR/state has the disk's and hcfq's state every
 #   5 s.
 # SCALE_COST=0 leaves the cost part out, SCALE_NR=N runs the shares at
-# nr_requests N (set on the kernel command line, EXTRA_CMDLINE).
+# nr_requests N, SCALE_LOWLAT=0 with low_latency off (set on the kernel
+# command line, EXTRA_CMDLINE).
 . /tests/guest/lib.sh
 
 # This shell and what it runs (sleep, awk) at SCHED_FIFO, the dd and fio
@@ -133,6 +134,7 @@ reads() {
 # ---- shares at 1000 groups
 dev=$(nullb_create shr) && set_sched "$dev" hcfq "${SCALE_NR-}" ||
 	{ result "$SCEN:shares" FAIL "disk setup failed"; exit 0; }
+[ -n "${SCALE_LOWLAT-}" ] && echo "$SCALE_LOWLAT" > "/sys/block/$(basename "$dev")/queue/iosched/low_latency"
 spawn 1 997 "$dev" $WMIN
 sleep 5
 for g in 1:100 3:300 6:600; do
