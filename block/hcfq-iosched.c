@@ -97,8 +97,10 @@
  * Admission (hcfq_limit_depth()): hcfq asks for at least 128 scheduler
  * tags, since it can only order requests that hold one.  The process it
  * serves may use every tag; everyone else leaves it a reserve, and a
- * group may hold no more tags than its weight's share.  Writes may hold
- * only part of the tags (async ones half of nr_requests, sync
+ * group may hold no more tags than its weight's share.  A group due less
+ * than one tag, when more groups are busy than there are tags, may use
+ * only the lower half of them, and hcfq does not idle for it.  Writes
+ * may hold only part of the tags (async ones half of nr_requests, sync
  * ones three quarters of nr_requests), so that a reader is not left
  * waiting for a tag, or behind a long queue of writeback.
  *
