@@ -98,8 +98,8 @@
  * tags, since it can only order requests that hold one.  The process it
  * serves may use every tag; everyone else leaves it a reserve, and a
  * group may hold no more tags than its weight's share.  A group due less
- * than one tag, when more groups are busy than there are tags, may use
- * only the lower half of them, and hcfq does not idle for it.  Writes
+ * than one tag, while more processes wait for a tag than there are tags,
+ * may use only the lower half of them, and hcfq does not idle for it.  Writes
  * may hold only part of the tags (async ones half of nr_requests, sync
  * ones three quarters of nr_requests), so that a reader is not left
  * waiting for a tag, or behind a long queue of writeback.
@@ -1167,12 +1167,13 @@ static void hcfq_insert_requests(struct blk_mq_hw_ctx *hctx,
  *    that it waits while others take the rest.  (BFQ's depth of one tag
  *    for a queue over its limit would make it wait for one given tag,
  *    which may belong to the lowest-weight group's oldest request.)
- *    When more groups are busy than there are tags, a group whose share
- *    is less than one tag (a light group) may only use the lower half
- *    of them, even while its queue is active: the upper half stays for
- *    the groups that are due one or more, which would otherwise queue
- *    for a tag behind every light group's request.  Since a light
- *    group's next request waits for a tag, hcfq does not idle for it.
+ *    While more processes wait for a tag than there are tags, a group
+ *    whose share is less than one tag (a light group) may only use the
+ *    lower half of them, even while its queue is active: the upper half
+ *    stays for the groups that are due one or more, which would
+ *    otherwise queue for a tag behind every light group's request.
+ *    Since a light group's next request waits for a tag, hcfq does not
+ *    idle for it.
  *  - whatever the group, async requests may hold at most half of
  *    nr_requests and sync writes three quarters, so that neither
  *    writeback nor an fsync of many pages can take the tags the readers
@@ -1226,8 +1227,22 @@ static unsigned int hcfq_group_depth(struct hcfq_group *hg,
 	}
 }
 
+/* Processes asleep in allocation, waiting for one of hcfq's tags */
+static unsigned int hcfq_tag_waiters(struct hcfq_data *hd)
+{
+	struct blk_mq_hw_ctx *hctx;
+	unsigned int n = 0;
+	unsigned long i;
+
+	queue_for_each_hw_ctx(hd->queue, hctx, i)
+		if (hctx->sched_tags)
+			n += atomic_read(&hctx->sched_tags->bitmap_tags.ws_active);
+	return n;
+}
+
 /*
- * Is @hg due less than one of the tags the groups share (a light group)?
+ * Is @hg a light group: do more processes wait for a tag than there are
+ * tags for the groups to share, and is @hg due less than one of them?
  * Then its next request waits for a tag behind the other light groups',
  * so hcfq neither idles for it nor lets it use the active queue's reserve.
  * Worked out at each of its slice starts into hg->light, which admission
@@ -1238,9 +1253,12 @@ static bool hcfq_group_light(struct hcfq_data *hd, struct hcfq_group *hg)
 	unsigned int nr = READ_ONCE(hd->queue->nr_requests);
 	unsigned int reserve = max(nr / 8, 1U);
 
+	lockdep_assert_held(&hd->lock);
+
 	return nr > reserve &&
 		hcfq_group_depth(hg, (nr - reserve) << HCFQ_DEPTH_SHIFT) <
-		HCFQ_DEPTH_ONE;
+		HCFQ_DEPTH_ONE &&
+		hcfq_tag_waiters(hd) > nr - reserve;
 }
 
 /* Is the request for the queue being served (see above)? */
