@@ -82,6 +82,7 @@ reads() {
 }
 
 # ---- cost
+[ "${SCALE_COST:-1}" = 0 ] && result "$SCEN:cost" SKIP "SCALE_COST=0"
 [ "${SCALE_COST:-1}" = 0 ] || {
 	dev=$(nullb_create scl irqmode=0 completion_nsec=0 hw_queue_depth=64 size=1048576) ||
 		{ result "$SCEN" FAIL "nullb_create failed"; exit 0; }
