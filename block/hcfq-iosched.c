@@ -1190,10 +1190,6 @@ static void hcfq_insert_requests(struct blk_mq_hw_ctx *hctx,
  * nr_requests.
  */
 
-/* hcfq_group_depth() of (depth << HCFQ_DEPTH_SHIFT): 1/1024 tags */
-#define HCFQ_DEPTH_SHIFT	10
-#define HCFQ_DEPTH_ONE		BIT(HCFQ_DEPTH_SHIFT)
-
 /* @depth times @weight's share of @sum, where @busy says @weight is in it */
 static unsigned int hcfq_share_depth(unsigned int depth, unsigned int weight,
 				     unsigned int sum, bool busy)
@@ -1240,25 +1236,31 @@ static unsigned int hcfq_tag_waiters(struct hcfq_data *hd)
 	return n;
 }
 
+/* Tags the groups share: nr_requests less the active queue's reserve */
+static unsigned int hcfq_shared_tags(unsigned int nr)
+{
+	unsigned int reserve = max(nr / 8, 1U);
+
+	return nr > reserve ? nr - reserve : 0;
+}
+
 /*
  * Is @hg a light group: do more processes wait for a tag than there are
  * tags for the groups to share, and is @hg due less than one of them?
  * Then its next request waits for a tag behind the other light groups',
  * so hcfq neither idles for it nor lets it use the active queue's reserve.
- * Worked out at each of its slice starts into hg->light, which admission
- * reads.
+ * Worked out at each of its slice starts (so @hg is busy) into hg->light,
+ * which admission reads.
  */
 static bool hcfq_group_light(struct hcfq_data *hd, struct hcfq_group *hg)
 {
-	unsigned int nr = READ_ONCE(hd->queue->nr_requests);
-	unsigned int reserve = max(nr / 8, 1U);
+	unsigned int avail = hcfq_shared_tags(READ_ONCE(hd->queue->nr_requests));
 
 	lockdep_assert_held(&hd->lock);
 
-	return nr > reserve &&
-		hcfq_group_depth(hg, (nr - reserve) << HCFQ_DEPTH_SHIFT) <
-		HCFQ_DEPTH_ONE &&
-		hcfq_tag_waiters(hd) > nr - reserve;
+	return avail &&
+		(u64)hcfq_hweight_ppm(&hg->leaf) * avail < 1000000 &&
+		hcfq_tag_waiters(hd) > avail;
 }
 
 /* Is the request for the queue being served (see above)? */
@@ -1286,7 +1288,8 @@ static bool hcfq_admit_all(struct hcfq_data *hd, struct hcfq_group *hg,
 static void hcfq_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
 {
 	struct hcfq_data *hd = data->q->elevator->elevator_data;
-	unsigned int nr = data->q->nr_requests, depth = nr, reserve;
+	unsigned int nr = data->q->nr_requests, depth = nr;
+	unsigned int avail = hcfq_shared_tags(nr);
 	struct hcfq_group *hg;
 	bool sync = op_is_sync(opf);
 
@@ -1296,10 +1299,8 @@ static void hcfq_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
 		depth = max(nr * 3 / 4, 1U);
 
 	hg = hcfq_blkg_group(hd, data->bio ? data->bio->bi_blkg : NULL);
-	reserve = max(nr / 8, 1U);
-	if (nr > reserve) {
-		unsigned int held = READ_ONCE(hg->nr_rqs), avail = nr - reserve;
-		unsigned int share;
+	if (avail) {
+		unsigned int held = READ_ONCE(hg->nr_rqs), share;
 
 		/* a light group: the lower half, even for the active queue */
 		if (READ_ONCE(hg->light)) {

@@ -257,6 +257,11 @@ static void hcfq_test_slices(struct kunit *test)
 	/* never above the slice */
 	KUNIT_EXPECT_EQ(test, hcfq_latency_slice(base, HCFQ_TARGET_LATENCY,
 						 500000), base);
+
+	/* the tags the groups share: all but the reserve (an eighth) */
+	KUNIT_EXPECT_EQ(test, hcfq_shared_tags(128), 112U);
+	KUNIT_EXPECT_EQ(test, hcfq_shared_tags(4), 3U);
+	KUNIT_EXPECT_EQ(test, hcfq_shared_tags(1), 0U);
 }
 
 /* REQ_PRIO requests go ahead of the others, each kind in arrival order */
@@ -309,11 +314,6 @@ static void hcfq_test_share_depth(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hcfq_share_depth(1, 1, 2, true), 1U);
 	/* no overflow at the largest depth and weights */
 	KUNIT_EXPECT_EQ(test, hcfq_share_depth(2048, 10000, 20000, true), 1024U);
-	/* in 1/1024 tags: one of 1997 busy weight units is due < one tag */
-	KUNIT_EXPECT_LT(test, hcfq_share_depth(112 << HCFQ_DEPTH_SHIFT, 1,
-					       1997, true), HCFQ_DEPTH_ONE);
-	KUNIT_EXPECT_GE(test, hcfq_share_depth(112 << HCFQ_DEPTH_SHIFT, 100,
-					       1997, true), 5 * HCFQ_DEPTH_ONE);
 }
 
 /* Device time the active queue pays while the device is empty */
