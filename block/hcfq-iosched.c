@@ -1226,11 +1226,16 @@ static unsigned int hcfq_group_depth(struct hcfq_group *hg,
 /* Processes asleep in allocation, waiting for one of hcfq's tags */
 static unsigned int hcfq_tag_waiters(struct hcfq_data *hd)
 {
+	struct request_queue *q = hd->queue;
 	struct blk_mq_hw_ctx *hctx;
 	unsigned int n = 0;
 	unsigned long i;
 
-	queue_for_each_hw_ctx(hd->queue, hctx, i)
+	/* hardware queues that share one tag set share its waiters too */
+	if (blk_mq_is_shared_tags(q->tag_set->flags))
+		return q->sched_shared_tags ?
+			atomic_read(&q->sched_shared_tags->bitmap_tags.ws_active) : 0;
+	queue_for_each_hw_ctx(q, hctx, i)
 		if (hctx->sched_tags)
 			n += atomic_read(&hctx->sched_tags->bitmap_tags.ws_active);
 	return n;
