@@ -9,7 +9,8 @@
 # --scenario runs the named scenarios in one boot (BOOT "NAME-CGMODE",
 # default v2 and normal) instead of a plan.
 # The plan (default tests/plan) has one boot per line:
-#   BOOTNAME VARIANT CGMODE SCENARIO [SCENARIO...]
+#   BOOTNAME VARIANT CGMODE SCENARIO [SCENARIO...] [KEY=VALUE...]
+# (KEY=VALUE words are added to that boot's kernel command line)
 # VARIANT is normal|debug (kernel built by tools/build-kernel.sh), with an
 # optional +icount: one vCPU whose clock advances by instructions executed
 # (-icount shift=3,sleep=off), so that guest time measures CPU work and not
@@ -96,6 +97,10 @@ for b in "${boots[@]}"; do
 	else
 		KERNEL[$v]=$REPO/build/obj-$v/arch/x86/boot/bzImage
 	fi
+	# make deb --boot: the packaged kernel instead of the normal build
+	if [[ $v == normal && -n ${HCFQ_KERNEL_IMAGE-} ]]; then
+		KERNEL[$v]=$HCFQ_KERNEL_IMAGE
+	fi
 	[[ -f ${KERNEL[$v]} ]] || { echo "run-tests: no kernel for $v" >&2; exit 1; }
 done
 if ((BUILD)); then
@@ -109,6 +114,7 @@ declare -A INITRD_V=()
 for v in "${!KERNEL[@]}"; do
 	INITRD_V[$v]=$INITRD
 	mods=$REPO/build/obj-$v/modules.cpio
+	[[ $v == normal && -n ${HCFQ_KERNEL_MODULES-} ]] && mods=$HCFQ_KERNEL_MODULES
 	[[ -f $mods ]] || continue
 	cat "$INITRD" "$mods" >"$REPO/build/initrd-$v.cpio"
 	INITRD_V[$v]=$REPO/build/initrd-$v.cpio
@@ -174,7 +180,12 @@ host_summary() {
 run_boot() { # name variant cgmode scenarios...
 	local name=$1 variant=$2 cgmode=$3
 	shift 3
-	local scen=("$@") dir=$RES/$name budget=$BOOT_OVERHEAD s
+	# a plan's KEY=VALUE words are this boot's kernel command line
+	local scen=() bootargs=() w
+	for w in "$@"; do
+		if [[ $w == *=* ]]; then bootargs+=("$w"); else scen+=("$w"); fi
+	done
+	local dir=$RES/$name budget=$BOOT_OVERHEAD s
 	local machine=(-accel "tcg,thread=multi" -smp 2)
 	if [[ $variant == *+icount ]]; then
 		variant=${variant%+icount}
@@ -197,7 +208,8 @@ run_boot() { # name variant cgmode scenarios...
 	# the debug kernel evaluating the ACPI _PRT method under TCG can hit
 	# AE_AML_LOOP_TIMEOUT and leave virtio without an IRQ: use the $PIR table
 	[[ $variant == debug ]] && cmdline="pci=noacpi"
-	echo "run-tests: boot $name ($variant, $cgmode, budget ${budget}s): ${scen[*]}" >&2
+	cmdline+="${bootargs[*]:+ ${bootargs[*]}}"
+	echo "run-tests: boot $name ($variant, $cgmode, budget ${budget}s): ${scen[*]}${bootargs[*]:+ (${bootargs[*]})}" >&2
 	local start rc=0 lockfd
 	# one guest at a time on this machine: timing tests need the host's
 	# cores (a second TCG guest or a kernel build skews every number)
