@@ -81,9 +81,18 @@ static __init bool biotrack_need(void)
 	return !biotrack_off;
 }
 
+/*
+ * page_ext calls every client's init once it has allocated its space,
+ * for any client that needed it, so this runs with biotrack=off too
+ * (when page_owner, say, is on): biotrack then has no slot and must stay
+ * off.
+ */
 static __init void biotrack_init(void)
 {
+	if (biotrack_off)
+		return;
 	static_branch_enable(&biotrack_enabled);
+	pr_info("biotrack: charging writeback to the cgroup that dirtied it\n");
 }
 
 struct page_ext_operations biotrack_ops = {
