@@ -1,6 +1,7 @@
 #!/bin/bash
 # make check: deps, both kernels, initramfs, blkshare (+ its unit tests),
-# the exported series (git am + checkpatch), KUnit, guest scenarios.
+# the exported series (git am + checkpatch), the docs (kernel-doc, rst,
+# toctrees), KUnit, guest scenarios.
 # Every stage's log is in build/check/. The last line is the combined
 # "N passed, N failed, N skipped" over KUnit + blkshare unit tests + the
 # series check + guest scenarios; exit status 0 only when nothing failed.
@@ -56,6 +57,7 @@ make -C tools/blkshare >"$LOGS/blkshare-build.log" 2>&1 || { tail -n 40 "$LOGS/b
 stage blkshare-check make -s -C tools/blkshare check || true
 tools/mkinitramfs.sh >"$LOGS/initramfs.log" 2>&1 || { cat "$LOGS/initramfs.log"; fatal initramfs; }
 stage series tools/export-series.sh --check || true
+stage docs tools/check-docs.sh || true
 stage kunit tools/run-kunit.sh || true
 stage guest tools/run-tests.sh || true
 
@@ -65,7 +67,7 @@ echo "check: total $(($(date +%s) - T0))s; logs in $LOGS" >&2
 if ((FAIL > 0)); then
 	echo "check: the $FAIL failures:"
 	grep -hE '^(FAIL |KUNIT .* FAIL|export-series: .*(FAILED|ERROR|differs|stopped|no summary line|[1-9][0-9]* (errors|warnings|checks)))' \
-		"$LOGS/blkshare-check.log" "$LOGS/series.log" "$LOGS/kunit.log" \
+		"$LOGS/blkshare-check.log" "$LOGS/series.log" "$LOGS/docs.log" "$LOGS/kunit.log" \
 		"$LOGS/guest.log" 2>/dev/null | awk '!seen[$0]++' | head -n 40 || true
 fi
 echo "$PASS passed, $FAIL failed, $SKIP skipped"

@@ -7,10 +7,11 @@ set -euo pipefail
 PKGS=(
 	linux-source-6.12
 	build-essential gcc make flex bison bc libelf-dev libssl-dev kmod cpio
-	xz-utils ccache quilt python3
+	xz-utils ccache quilt python3 python3-docutils
 	qemu-system-x86
 	busybox-static fio blktrace cgroup-tools e2fsprogs util-linux time
 	runc
+	sparse
 )
 
 missing=()
