@@ -42,6 +42,7 @@
 #include <linux/blk-cgroup.h>
 #include <linux/cgroup.h>
 #include <linux/hash.h>
+#include <linux/math64.h>
 #include <linux/seq_file.h>
 
 #include "elevator.h"
@@ -356,8 +357,8 @@ static unsigned int hcfq_pd_dirty_weight(struct blkg_policy_data *pd)
 		return 0;
 	w = hg->parent ? hcfq_group_weight(hg) : hcfq_group_leaf_weight(hg);
 	w = max(w * BLKCG_DIRTY_WEIGHT_ONE / hcfq_count_dirtier(hg), 1U);
-	return max_t(u64, (u64)w * BLKCG_DIRTY_WEIGHT_ONE /
-		     hcfq_dirty_wmax(hg->hd, w), 1);
+	return max_t(u64, div_u64((u64)w * BLKCG_DIRTY_WEIGHT_ONE,
+				  hcfq_dirty_wmax(hg->hd, w)), 1);
 }
 
 /* io.stat keys on v2 */

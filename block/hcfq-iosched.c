@@ -1198,7 +1198,7 @@ static unsigned int hcfq_share_depth(unsigned int depth, unsigned int weight,
 		sum += weight;
 	if (!sum || weight >= sum)
 		return depth;
-	return max_t(unsigned int, DIV_ROUND_UP((u64)depth * weight, sum), 1);
+	return max_t(unsigned int, DIV_ROUND_UP_ULL((u64)depth * weight, sum), 1);
 }
 
 /* How many of @depth tags @hg may hold: its share, level by level. */
