@@ -73,8 +73,14 @@ if ! flock -n 9; then
 	flock 9
 fi
 
-# the .c files the series adds or changes, and those of them in the base
-mapfile -t CFILES < <(tgit diff --name-only --diff-filter=AM base export -- '*.c')
+# the .c files the series adds or changes that are built as objects of
+# their own (named in their directory's Makefile; hcfq-test.c, say, is
+# included by hcfq-iosched.c), and those of them in the base
+CFILES=()
+while IFS= read -r f; do
+	grep -qw "$(basename "${f%.c}").o" "$T/$(dirname "$f")/Makefile" 2>/dev/null &&
+		CFILES+=("$f")
+done < <(tgit diff --name-only --diff-filter=AM base export -- '*.c')
 BASEFILES=()
 for f in "${CFILES[@]}"; do
 	tgit cat-file -e "base:$f" 2>/dev/null && BASEFILES+=("$f")
@@ -86,9 +92,10 @@ export CCACHE_BASEDIR=$REPO
 
 # "file: warning: text" without line and column, and with the tree's
 # and the object directory's paths taken out
+REL=$(realpath -m --relative-to="$OBJ" "$T")
 warnings() {
 	grep -E '(warning|error):' "$1" |
-		sed -E -e "s|$T/||g" -e "s|$OBJ32/||g" -e "s|$OBJ/||g" \
+		sed -E -e "s|$T/||g" -e "s|$OBJ32/||g" -e "s|$OBJ/||g" -e "s|^(\./)?$REL/||" \
 			-e 's/^([^:]+):[0-9]+:([0-9]+:)?/\1:/' | LC_ALL=C sort -u || true
 }
 
@@ -180,7 +187,7 @@ done
 if ((ok32)) && "${K32[@]}" -j"$JOBS" $(objs "${F32[@]}") >>"$LOGS/i386.log" 2>&1; then
 	bad=""
 	for o in $(objs "${F32[@]}"); do
-		u=$(nm -u "$OBJ32/$o" | grep -oE '__(u?divdi3|u?moddi3|u?divmoddi4)$' | sort -u | tr '\n' ' ')
+		u=$(nm -u "$OBJ32/$o" | grep -oE '__(u?divdi3|u?moddi3|u?divmoddi4)$' | sort -u | tr '\n' ' ' || true)
 		[[ -z $u ]] || bad+="$o: $u"$'\n'
 	done
 	if [[ -n $bad ]]; then

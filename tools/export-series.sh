@@ -25,6 +25,9 @@
 #    git am onto the base commit and checks that the result has the same
 #    tree and the same commit messages as step 2's.
 #
+# LINUX_TARBALL, EXPORT_WORK and EXPORT_OUT replace the base tarball, the
+# work directory and build/series/ (tools/check-upstream.sh).
+#
 # Every commit gets the date of the repo's HEAD commit, so the same repo
 # state exports the same files. Heavy steps hold the machine lock that
 # keeps builds out of timing runs (HCFQ_MACHINE_LOCK, see run-tests.sh).
@@ -37,16 +40,16 @@ REPO=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=tools/unpack-tarball.sh
 . "$REPO/tools/unpack-tarball.sh"
 TARBALL=${LINUX_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
-WORK=$REPO/build/export-tmp
+WORK=${EXPORT_WORK:-$REPO/build/export-tmp}
 T=$WORK/linux
-OUT=$REPO/build/series
+OUT=${EXPORT_OUT:-$REPO/build/series}
 TEMPLATE=$REPO/tools/cover-letter.txt
 CHECK=0
 
 while (($#)); do
 	case $1 in
 	--check) CHECK=1 ;;
-	-h|--help) sed -n '2,33p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,36p' "$0"; exit 0 ;;
 	*) echo "export-series: unknown argument $1" >&2; exit 2 ;;
 	esac
 	shift
