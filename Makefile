@@ -4,7 +4,7 @@ SHELL := /bin/bash
 
 .PHONY: all deps kernel kernel-debug initramfs blkshare blkshare-check kunit \
 	test check check-latency check-admission check-bwrite check-devices demo bench \
-	export check-series-quick clean distclean
+	export check-series-quick check-series check-upstream check-docs deb clean distclean
 
 all: check
 
@@ -71,12 +71,32 @@ export:
 # must give the same tree (no kernel build; make check runs it)
 check-series-quick:
 	tools/export-series.sh --check
+# check-series-quick, then a build after every patch (bisectability), W=1
+# and sparse on the series' files, and an i386 compile for 64-bit
+# divisions (about 25 minutes; not part of make check)
+check-series:
+	tools/check-series.sh
+
+# git am and checkpatch of the series on upstream v6.12.y (the .orig
+# tarball of Debian's linux-6.12 source package, or UPSTREAM_TARBALL=FILE)
+check-upstream:
+	tools/check-upstream.sh
+
+# Debian packages of the patched kernel from a full base config
+# (KCONFIG=FILE, else /boot/config-$(uname -r) or Debian's); see README
+deb:
+	tools/make-deb.sh
+
+# kernel-doc -Wall on the series' C files, docutils on every new or
+# edited .rst (as after the whole series), and the new pages' toctrees
+check-docs:
+	tools/check-docs.sh
 
 clean:
 	rm -rf build/obj-* build/cfg-* build/results build/initramfs* build/kunit \
-		build/kunit-results build/check build/demo build/series
+		build/kunit-results build/check build/check-series build/deb build/deb.export.log build/demo build/series
 	@if [ -f tools/blkshare/Makefile ]; then $(MAKE) -C tools/blkshare clean; fi
 
 # also the unpacked source trees (patched, and export's pristine one)
 distclean: clean
-	rm -rf build/src build/export-tmp
+	rm -rf build/src build/export-tmp build/check-docs build/upstream build/upstream-tmp

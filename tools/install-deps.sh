@@ -14,6 +14,12 @@ PKGS=(
 	sparse
 )
 
+# make deb (tools/make-deb.sh --deps): Debian's packaging tools, which
+# the kernel's bindeb-pkg uses, and Debian's kernel configs
+if [[ ${1-} == --deb ]]; then
+	PKGS+=(dpkg-dev debhelper rsync linux-config-6.12)
+fi
+
 missing=()
 for p in "${PKGS[@]}"; do
 	st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
