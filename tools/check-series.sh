@@ -165,6 +165,8 @@ fi
 # ---------------------------------------------------------------- 4. i386
 # the files the series adds or changes under block/ and mm/
 mapfile -t F32 < <(printf '%s\n' "${CFILES[@]}" | grep -E '^(block|mm)/' || true)
+# no file would make "make" build the whole kernel
+((${#F32[@]})) || die "the series changes no block or mm file that is built alone"
 K32=(make -C "$T" O="$OBJ32" ARCH=i386 CC="ccache gcc" HOSTCC="ccache gcc")
 t=$SECONDS
 mkdir -p "$OBJ32"

@@ -37,7 +37,7 @@ BOOT=0
 while (($#)); do
 	case $1 in
 	--boot) BOOT=1 ;;
-	-h|--help) sed -n '2,28p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,29p' "$0"; exit 0 ;;
 	*) echo "make-deb: unknown argument $1" >&2; exit 2 ;;
 	esac
 	shift
