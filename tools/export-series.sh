@@ -62,8 +62,7 @@ declare -A NEW_FILES=(
 		block/hcfq-iosched.c block/hcfq-iosched.h block/hcfq-cgroup.c
 		block/hcfq-test.c Documentation/block/hcfq-iosched.rst"
 	[block-mm-biotrack-charge-writeback-to-the-dirtier.patch]="
-		block/blk-biotrack.c include/linux/biotrack.h"
-	[Documentation-cgroup-document-hcfq-s-files-and-biotrack.patch]="
+		block/blk-biotrack.c include/linux/biotrack.h
 		Documentation/admin-guide/blockdev/biotrack.rst"
 )
 
