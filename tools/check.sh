@@ -4,7 +4,8 @@
 # toctrees), KUnit, guest scenarios.
 # Every stage's log is in build/check/. The last line is the combined
 # "N passed, N failed, N skipped" over KUnit + blkshare unit tests + the
-# series check + guest scenarios; exit status 0 only when nothing failed.
+# series and docs checks + guest scenarios; exit status 0 only when
+# nothing failed.
 # A missing stage (no blkshare, no KUnit suite) is a failure.
 set -euo pipefail
 

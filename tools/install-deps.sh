@@ -14,7 +14,7 @@ PKGS=(
 	sparse
 )
 
-# make deb (tools/make-deb.sh --deps): Debian's packaging tools, which
+# --deb, for make deb (tools/make-deb.sh runs it): Debian's packaging tools, which
 # the kernel's bindeb-pkg uses, and Debian's kernel configs
 if [[ ${1-} == --deb ]]; then
 	PKGS+=(dpkg-dev debhelper rsync linux-config-6.12)
