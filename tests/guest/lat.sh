@@ -40,6 +40,10 @@
 #   lat_grp_bytes "G1 G2 .."  "G1=bytes G2=bytes .." that each cgroup moved on
 #                             $MM so far (lib.sh's cg_io_bytes: v2 io.stat,
 #                             v1 blk-throttle's counters)
+#   lat_own_wbytes DIR        bytes the cgroup in directory DIR wrote to
+#                             $MM itself, not its children: v1 hcfq's
+#                             blkio.io_service_bytes, v2 io.stat wbytes
+#   lat_mib BYTES             BYTES in MiB, 2 decimals
 #   lat_grp_delta "B0" "B1"   "G bytes" lines: what each group moved
 #                             between two lat_grp_bytes samples
 #   lat_grp_mb "B0" "B1" SECT  per-group MB between two lat_grp_bytes
@@ -169,6 +173,21 @@ lat_ms() {
 
 lat_wbt() {
 	cat "$LAT_Q/wbt_lat_usec" 2> /dev/null || echo none
+}
+
+lat_own_wbytes() {
+	if [ "$CGMODE" = v1 ]; then
+		awk -v d="$MM" '$1 == d && $2 == "Write" { s += $3 } END { print s + 0 }' \
+			"$1/blkio.io_service_bytes"
+	else
+		awk -v d="$MM" '$1 == d { for (i = 2; i <= NF; i++) {
+			split($i, kv, "="); if (kv[1] == "wbytes") s += kv[2] } }
+			END { print s + 0 }' "$1/io.stat"
+	fi
+}
+
+lat_mib() {
+	awk -v b="$1" 'BEGIN { printf "%.2f", b / 1048576 }'
 }
 
 lat_disk_sectors() {

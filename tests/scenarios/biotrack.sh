@@ -32,60 +32,47 @@ ROOT=$(cg_root)
 G1=$(cg_path g1)
 G2=$(cg_path g2)
 
-# bytes written to our disk by the cgroup in directory $1
-wbytes() {
-	if [ "$CGMODE" = v1 ]; then
-		awk -v d="$MM" '$1 == d && $2 == "Write" { s += $3 } END { print s + 0 }' \
-			"$1/blkio.io_service_bytes"
-	else
-		awk -v d="$MM" '$1 == d { for (i = 2; i <= NF; i++) {
-			split($i, kv, "="); if (kv[1] == "wbytes") s += kv[2] } }
-			END { print s + 0 }' "$1/io.stat"
-	fi
-}
-mib() { awk -v b="$1" 'BEGIN { printf "%.2f", b / 1048576 }'; }
-
 lat_cold
 # 1. dirtied in g1
-r0=$(wbytes "$ROOT"); a0=$(wbytes "$G1")
+r0=$(lat_own_wbytes "$ROOT"); a0=$(lat_own_wbytes "$G1")
 lat_exec g1 dd if=/dev/zero of="$MNT/f1" bs=1M count=$MB 2> /dev/null
 sync
-r1=$(wbytes "$ROOT"); a1=$(wbytes "$G1")
-log "g1 dirtied: g1 wrote $(mib $((a1 - a0))) MiB, root $(mib $((r1 - r0))) MiB"
-metric "$SCEN" case=g1 "g1_mib=$(mib $((a1 - a0)))" "root_mib=$(mib $((r1 - r0)))"
-lat_assert "$SCEN:g1-charged" "$(mib $((a1 - a0)))" ge "$(mib $((SZ * 9 / 10)))" "MiB of g1's writeback charged to g1"
-lat_assert "$SCEN:g1-not-more" "$(mib $((a1 - a0)))" le "$(mib $((SZ * 5 / 4)))" "MiB charged to g1"
-[ "$CGMODE" = v1 ] && lat_assert "$SCEN:g1-root-own" "$(mib $((r1 - r0)))" le 2 "MiB the root wrote itself meanwhile"
+r1=$(lat_own_wbytes "$ROOT"); a1=$(lat_own_wbytes "$G1")
+log "g1 dirtied: g1 wrote $(lat_mib $((a1 - a0))) MiB, root $(lat_mib $((r1 - r0))) MiB"
+metric "$SCEN" case=g1 "g1_mib=$(lat_mib $((a1 - a0)))" "root_mib=$(lat_mib $((r1 - r0)))"
+lat_assert "$SCEN:g1-charged" "$(lat_mib $((a1 - a0)))" ge "$(lat_mib $((SZ * 9 / 10)))" "MiB of g1's writeback charged to g1"
+lat_assert "$SCEN:g1-not-more" "$(lat_mib $((a1 - a0)))" le "$(lat_mib $((SZ * 5 / 4)))" "MiB charged to g1"
+[ "$CGMODE" = v1 ] && lat_assert "$SCEN:g1-root-own" "$(lat_mib $((r1 - r0)))" le 2 "MiB the root wrote itself meanwhile"
 
 # 2. dirtied by the root
 dd if=/dev/zero of="$MNT/f2" bs=1M count=$MB 2> /dev/null
 sync
-r2=$(wbytes "$ROOT"); a2=$(wbytes "$G1")
-log "root dirtied: g1 wrote $(mib $((a2 - a1))) MiB, root $(mib $((r2 - r1))) MiB"
-metric "$SCEN" case=root "g1_mib=$(mib $((a2 - a1)))" "root_mib=$(mib $((r2 - r1)))"
-[ "$CGMODE" = v1 ] && lat_assert "$SCEN:root-charged" "$(mib $((r2 - r1)))" ge "$(mib $((SZ * 9 / 10)))" "MiB of the root's writeback charged to the root"
-lat_assert "$SCEN:root-not-g1" "$(mib $((a2 - a1)))" le 0.5 "MiB of the root's writeback charged to g1"
+r2=$(lat_own_wbytes "$ROOT"); a2=$(lat_own_wbytes "$G1")
+log "root dirtied: g1 wrote $(lat_mib $((a2 - a1))) MiB, root $(lat_mib $((r2 - r1))) MiB"
+metric "$SCEN" case=root "g1_mib=$(lat_mib $((a2 - a1)))" "root_mib=$(lat_mib $((r2 - r1)))"
+[ "$CGMODE" = v1 ] && lat_assert "$SCEN:root-charged" "$(lat_mib $((r2 - r1)))" ge "$(lat_mib $((SZ * 9 / 10)))" "MiB of the root's writeback charged to the root"
+lat_assert "$SCEN:root-not-g1" "$(lat_mib $((a2 - a1)))" le 0.5 "MiB of the root's writeback charged to g1"
 
 # 3. dirtied in g2, g2 removed before writeback
 lat_exec g2 dd if=/dev/zero of="$MNT/f3" bs=1M count=$MB 2> /dev/null
 rmdir "$G2" || log "rmdir g2 failed"
 sync
-r3=$(wbytes "$ROOT")
-log "g2 dirtied and removed: root wrote $(mib $((r3 - r2))) MiB"
-metric "$SCEN" case=removed "root_mib=$(mib $((r3 - r2)))"
-[ "$CGMODE" = v1 ] && lat_assert "$SCEN:removed-to-root" "$(mib $((r3 - r2)))" ge "$(mib $((SZ * 9 / 10)))" "MiB of a removed group's writeback charged to the root"
+r3=$(lat_own_wbytes "$ROOT")
+log "g2 dirtied and removed: root wrote $(lat_mib $((r3 - r2))) MiB"
+metric "$SCEN" case=removed "root_mib=$(lat_mib $((r3 - r2)))"
+[ "$CGMODE" = v1 ] && lat_assert "$SCEN:removed-to-root" "$(lat_mib $((r3 - r2)))" ge "$(lat_mib $((SZ * 9 / 10)))" "MiB of a removed group's writeback charged to the root"
 
 # 4. dirtied in g1/g4, g4 removed before writeback: its nearest online
 #    ancestor, g1, is charged
 cg_new g4 g1 || log "cg_new g4 failed"
-b4=$(wbytes "$G1")
+b4=$(lat_own_wbytes "$G1")
 lat_exec g4 dd if=/dev/zero of="$MNT/f4" bs=1M count=$MB 2> /dev/null
 rmdir "$(cg_path g4)" || log "rmdir g4 failed"
 sync
-a4=$(wbytes "$G1")
-log "g1/g4 dirtied, g4 removed: g1 wrote $(mib $((a4 - b4))) MiB"
-metric "$SCEN" case=removed-child "g1_mib=$(mib $((a4 - b4)))"
-[ "$CGMODE" = v1 ] && lat_assert "$SCEN:removed-to-parent" "$(mib $((a4 - b4)))" ge "$(mib $((SZ * 9 / 10)))" "MiB of a removed child's writeback charged to its parent"
+a4=$(lat_own_wbytes "$G1")
+log "g1/g4 dirtied, g4 removed: g1 wrote $(lat_mib $((a4 - b4))) MiB"
+metric "$SCEN" case=removed-child "g1_mib=$(lat_mib $((a4 - b4)))"
+[ "$CGMODE" = v1 ] && lat_assert "$SCEN:removed-to-parent" "$(lat_mib $((a4 - b4)))" ge "$(lat_mib $((SZ * 9 / 10)))" "MiB of a removed child's writeback charged to its parent"
 
 lat_rm "$MNT/f1" "$MNT/f2" "$MNT/f3" "$MNT/f4"
 lat_teardown bt
