@@ -543,7 +543,8 @@ static struct hcfq_queue *hcfq_rq_queue(struct hcfq_data *hd,
 	return hq;
 }
 
-static u64 hcfq_slice(struct hcfq_data *hd, struct hcfq_queue *hq)
+/* @hq's slice; @ppm is its share of the disk (hcfq_hweight_ppm()) */
+static u64 hcfq_slice(struct hcfq_data *hd, struct hcfq_queue *hq, u32 ppm)
 {
 	u64 base = hq->sync ? READ_ONCE(hd->slice_sync) :
 		READ_ONCE(hd->slice_async);
@@ -552,7 +553,7 @@ static u64 hcfq_slice(struct hcfq_data *hd, struct hcfq_queue *hq)
 
 	if (READ_ONCE(hd->low_latency))
 		slice = hcfq_latency_slice(slice, READ_ONCE(hd->target_latency),
-					   hcfq_hweight_ppm(&hq->entity));
+					   ppm);
 	return max_t(u64, slice, 1);
 }
 
@@ -589,7 +590,11 @@ static bool hcfq_group_light(struct hcfq_data *hd, struct hcfq_group *hg);
 static void hcfq_set_active(struct hcfq_data *hd, struct hcfq_queue *hq,
 			    u64 now)
 {
+	u32 ppm;
+
 	lockdep_assert_held(&hd->lock);
+
+	ppm = hcfq_hweight_ppm(&hq->entity);
 
 	hcfq_get_queue(hq);
 	hd->active = hq;
@@ -597,14 +602,13 @@ static void hcfq_set_active(struct hcfq_data *hd, struct hcfq_queue *hq,
 	WRITE_ONCE(hd->admit_async, hq->sync ? NULL : hq->group);
 	WRITE_ONCE(hq->group->light, hcfq_group_light(hd, hq->group));
 	hq->slice_start = now;
-	hq->slice_end = now + hcfq_slice(hd, hq);
+	hq->slice_end = now + hcfq_slice(hd, hq, ppm);
 	hq->slice_dispatched = 0;
 	if (hcfq_class_idle(hq))
 		hq->group->last_idle_class_ns = now;
 	hcfq_log_queue(hd, hq, "slice start %llu us vtime %llu share %u ppm",
 		       div_u64(hq->slice_end - now, NSEC_PER_USEC),
-		       hq->group->entity.vtime,
-		       hcfq_hweight_ppm(&hq->entity));
+		       hq->group->entity.vtime, ppm);
 }
 
 static void hcfq_stop_idling(struct hcfq_data *hd)
@@ -1226,18 +1230,17 @@ static unsigned int hcfq_group_depth(struct hcfq_group *hg,
 /* Processes asleep in allocation, waiting for one of hcfq's tags */
 static unsigned int hcfq_tag_waiters(struct hcfq_data *hd)
 {
-	struct request_queue *q = hd->queue;
+	struct blk_mq_tags *prev = NULL;
 	struct blk_mq_hw_ctx *hctx;
 	unsigned int n = 0;
 	unsigned long i;
 
-	/* hardware queues that share one tag set share its waiters too */
-	if (blk_mq_is_shared_tags(q->tag_set->flags))
-		return q->sched_shared_tags ?
-			atomic_read(&q->sched_shared_tags->bitmap_tags.ws_active) : 0;
-	queue_for_each_hw_ctx(q, hctx, i)
-		if (hctx->sched_tags)
+	/* hardware queues on a shared tag set have one bitmap: count it once */
+	queue_for_each_hw_ctx(hd->queue, hctx, i) {
+		if (hctx->sched_tags && hctx->sched_tags != prev)
 			n += atomic_read(&hctx->sched_tags->bitmap_tags.ws_active);
+		prev = hctx->sched_tags;
+	}
 	return n;
 }
 
