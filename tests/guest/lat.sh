@@ -44,6 +44,10 @@
 #                             $MM itself, not its children: v1 hcfq's
 #                             blkio.io_service_bytes, v2 io.stat wbytes
 #   lat_mib BYTES             BYTES in MiB, 2 decimals
+#   lat_dirty_in GRP FILE MB  drop caches, dirty MB MiB of FILE with dd
+#                             in GRP, sync from the root; sets LAT_ROOT_W
+#                             and LAT_GRP_W to the MiB the root and GRP
+#                             wrote themselves meanwhile
 #   lat_grp_delta "B0" "B1"   "G bytes" lines: what each group moved
 #                             between two lat_grp_bytes samples
 #   lat_grp_mb "B0" "B1" SECT  per-group MB between two lat_grp_bytes
@@ -188,6 +192,16 @@ lat_own_wbytes() {
 
 lat_mib() {
 	awk -v b="$1" 'BEGIN { printf "%.2f", b / 1048576 }'
+}
+
+lat_dirty_in() {
+	lat_cold
+	_ldi_r=$(lat_own_wbytes "$(cg_root)"); _ldi_g=$(lat_own_wbytes "$(cg_path "$1")")
+	lat_exec "$1" dd if=/dev/zero of="$2" bs=1M count="$3" 2> /dev/null
+	sync
+	LAT_ROOT_W=$(lat_mib $(($(lat_own_wbytes "$(cg_root)") - _ldi_r)))
+	LAT_GRP_W=$(lat_mib $(($(lat_own_wbytes "$(cg_path "$1")") - _ldi_g)))
+	log "$1 dirtied $3 MiB: $1 wrote $LAT_GRP_W MiB, the root $LAT_ROOT_W MiB"
 }
 
 lat_disk_sectors() {

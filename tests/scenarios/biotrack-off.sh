@@ -29,17 +29,10 @@ check_rc "$SCEN:no-banner" $? "biotrack's boot line: $(dmesg | grep biotrack | t
 lat_setup bto || { result "$SCEN" FAIL "disk setup failed"; lat_teardown bto; exit 0; }
 cg_new g1 && set_sched "$DEV" hcfq ||
 	{ result "$SCEN" FAIL "cgroup or scheduler setup failed"; lat_teardown bto; exit 0; }
-ROOT=$(cg_root)
-G1=$(cg_path g1)
 
-lat_cold
-r0=$(lat_own_wbytes "$ROOT"); a0=$(lat_own_wbytes "$G1")
-lat_exec g1 dd if=/dev/zero of="$MNT/f1" bs=1M count=$MB 2> /dev/null
-sync
-r1=$(lat_own_wbytes "$ROOT"); a1=$(lat_own_wbytes "$G1")
-log "g1 dirtied: g1 wrote $(lat_mib $((a1 - a0))) MiB, root $(lat_mib $((r1 - r0))) MiB"
-lat_assert "$SCEN:g1-not-charged" "$(lat_mib $((a1 - a0)))" le 0.5 "MiB of g1's writeback charged to g1 (biotrack off)"
-lat_assert "$SCEN:root-charged" "$(lat_mib $((r1 - r0)))" ge "$(lat_mib $((SZ * 9 / 10)))" "MiB of g1's writeback charged to the root"
+lat_dirty_in g1 "$MNT/f1" $MB
+lat_assert "$SCEN:g1-not-charged" "$LAT_GRP_W" le 0.5 "MiB of g1's writeback charged to g1 (biotrack off)"
+lat_assert "$SCEN:root-charged" "$LAT_ROOT_W" ge "$(lat_mib $((SZ * 9 / 10)))" "MiB of g1's writeback charged to the root"
 
 po=/sys/kernel/debug/page_owner
 if [ -r $po ]; then

@@ -32,17 +32,13 @@ ROOT=$(cg_root)
 G1=$(cg_path g1)
 G2=$(cg_path g2)
 
-lat_cold
 # 1. dirtied in g1
-r0=$(lat_own_wbytes "$ROOT"); a0=$(lat_own_wbytes "$G1")
-lat_exec g1 dd if=/dev/zero of="$MNT/f1" bs=1M count=$MB 2> /dev/null
-sync
+lat_dirty_in g1 "$MNT/f1" $MB
 r1=$(lat_own_wbytes "$ROOT"); a1=$(lat_own_wbytes "$G1")
-log "g1 dirtied: g1 wrote $(lat_mib $((a1 - a0))) MiB, root $(lat_mib $((r1 - r0))) MiB"
-metric "$SCEN" case=g1 "g1_mib=$(lat_mib $((a1 - a0)))" "root_mib=$(lat_mib $((r1 - r0)))"
-lat_assert "$SCEN:g1-charged" "$(lat_mib $((a1 - a0)))" ge "$(lat_mib $((SZ * 9 / 10)))" "MiB of g1's writeback charged to g1"
-lat_assert "$SCEN:g1-not-more" "$(lat_mib $((a1 - a0)))" le "$(lat_mib $((SZ * 5 / 4)))" "MiB charged to g1"
-[ "$CGMODE" = v1 ] && lat_assert "$SCEN:g1-root-own" "$(lat_mib $((r1 - r0)))" le 2 "MiB the root wrote itself meanwhile"
+metric "$SCEN" case=g1 "g1_mib=$LAT_GRP_W" "root_mib=$LAT_ROOT_W"
+lat_assert "$SCEN:g1-charged" "$LAT_GRP_W" ge "$(lat_mib $((SZ * 9 / 10)))" "MiB of g1's writeback charged to g1"
+lat_assert "$SCEN:g1-not-more" "$LAT_GRP_W" le "$(lat_mib $((SZ * 5 / 4)))" "MiB charged to g1"
+[ "$CGMODE" = v1 ] && lat_assert "$SCEN:g1-root-own" "$LAT_ROOT_W" le 2 "MiB the root wrote itself meanwhile"
 
 # 2. dirtied by the root
 dd if=/dev/zero of="$MNT/f2" bs=1M count=$MB 2> /dev/null
