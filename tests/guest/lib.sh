@@ -156,7 +156,11 @@ nullb_create() {
 	_i=0
 	while [ ! -b "$_dev" ] && [ $_i -lt 50 ]; do sleep 0.1; _i=$((_i + 1)); done
 	[ -b "$_dev" ] || { log "nullb_create: $_dev did not appear"; return 1; }
-	[ -n "$_rot" ] && echo "$_rot" > "/sys/block/$(basename "$_dev")/queue/rotational"
+	if [ -n "$_rot" ]; then
+		_rf=/sys/block/$(basename "$_dev")/queue/rotational
+		echo "$_rot" > "$_rf" && [ "$(cat "$_rf")" = "$_rot" ] ||
+			{ log "nullb_create: rotational=$_rot did not take"; return 1; }
+	fi
 	if [ "$CGMODE" = v1 ] && [ -e /sys/fs/cgroup/blkio/blkio.throttle.read_bps_device ]; then
 		echo "$(dev_majmin "$_dev") 0" > /sys/fs/cgroup/blkio/blkio.throttle.read_bps_device ||
 			log "nullb_create: could not activate blk-throttle on $_dev"

@@ -8,17 +8,24 @@
 # does not fit in one refill never passes, so MBPS must be at least 25
 # for 512 KiB requests.) Seed 000's matrix: three cgroups at 100/300/600,
 # sequential O_DIRECT 512 KiB reads and writes, one QD1 job or four per
-# group, DEEP_RT (12) s each, none first and then hcfq:
+# group, DEEP_RT (8) s each, none first and then hcfq:
 # - hcfq's shares of the bytes moved while all groups ran (fair_window)
 #   within +-3 points of 10/30/60;
 # - hcfq's total at least 0.9 x none's.
 # iops: the four-job read again with slice_idle=0 (IOPS mode, where hcfq
 # charges requests instead of time): shares within +-5 points. The
 # requests are all 512 KiB, so shares of requests are shares of bytes.
+# make check runs this on the icount guest's one vCPU: null_blk's mbps
+# timer has a check-then-restart race between two CPUs that submit at
+# once (a WARNING in hrtimer_forward() from nullb_bwtimer_fn(), one TCG
+# boot in six), which one CPU cannot hit. There every share was within
+# 0.1 to 0.4 points and every ratio 0.997 to 1.002 in two boots at 12 s,
+# and 0.2 to 0.8 points and 0.998 to 1.002 in three at 8 s (90 s a
+# boot); on two TCG vCPUs (six boots at 12 s) 0.1 to 2.7 points.
 . /tests/guest/lib.sh
 . /tests/guest/fair.sh
 
-RT=${DEEP_RT:-12}
+RT=${DEEP_RT:-8}
 MBPS=${DEEP_MBPS:-32}
 WANT="g1:10 g3:30 g6:60"
 

@@ -7,7 +7,8 @@
 # share of bytes must be within +-3 points of 10/30/60 %, and the
 # kernel's counters (hcfq's blkio.io_service_bytes on v1, io.stat on v2)
 # must agree with fio's bytes within 5 %. SEED000_QUEUES=N runs the same
-# on a null_blk with N submit queues (the multi-queue scenario).
+# on a null_blk with N submit queues (the multi-queue scenario), and
+# SEED000_DISK adds null_blk settings (the rotational scenario).
 . /tests/guest/lib.sh
 . /tests/guest/fair.sh
 
@@ -17,7 +18,7 @@ Q=${SEED000_QUEUES:-1}
 W="g1:100 g3:300 g6:600"
 WANT="g1:10 g3:30 g6:60"
 
-fair_disk s000 hcfq submit_queues="$Q" || { result "$SCEN" FAIL "disk setup failed"; exit 0; }
+fair_disk s000 hcfq submit_queues="$Q" ${SEED000_DISK-} || { result "$SCEN" FAIL "disk setup failed"; exit 0; }
 fair_groups hcfq "$W" || { result "$SCEN" FAIL "cgroup setup failed"; exit 0; }
 
 for rw in read write; do
