@@ -1595,31 +1595,40 @@ static void hcfq_requests_merged(struct request_queue *q, struct request *rq,
 		hcfq_deactivate_queue(hd, hq);
 }
 
+/* Drop @hic's sync queue: its process exits, or its group goes away. */
+static void hcfq_drop_sync_queue(struct hcfq_data *hd, struct hcfq_io_cq *hic,
+				 const char *why)
+{
+	struct hcfq_queue *hq = hic->sync_queue;
+
+	lockdep_assert_held(&hd->lock);
+
+	/* a dry active queue would wait for a request that cannot come */
+	if (hd->idling == HCFQ_IDLE_DRY && hd->active == hq)
+		hcfq_expire(hd, ktime_get_ns(), why);
+	hic->sync_queue = NULL;
+	hcfq_put_queue(hq);
+}
+
 /**
  * hcfq_exit_icq - the elevator's exit_icq op
  * @icq: a process's io_cq on this queue, being torn down
  *
- * Drops the process's sync queue (expiring it if it is the dry active
- * queue, which would otherwise wait for a request that cannot come).
+ * Drops the process's sync queue, if hcfq_group_offline() has not
+ * already.
  *
- * Context: under q->queue_lock and the io_context's lock; takes hd->lock
- * with interrupts saved.
+ * Context: under the io_context's lock, and q->queue_lock too unless the
+ * process is exiting; takes hd->lock with interrupts saved.
  */
 static void hcfq_exit_icq(struct io_cq *icq)
 {
 	struct hcfq_io_cq *hic = container_of(icq, struct hcfq_io_cq, icq);
-	struct hcfq_queue *hq = hic->sync_queue;
-	struct hcfq_data *hd;
+	struct hcfq_data *hd = icq->q->elevator->elevator_data;
 	unsigned long flags;
 
-	if (!hq)
-		return;
-	hd = hq->hd;
 	spin_lock_irqsave(&hd->lock, flags);
-	if (hd->idling == HCFQ_IDLE_DRY && hd->active == hq)
-		hcfq_expire(hd, ktime_get_ns(), "exit");
-	hic->sync_queue = NULL;
-	hcfq_put_queue(hq);
+	if (hic->sync_queue)
+		hcfq_drop_sync_queue(hd, hic, "exit");
 	spin_unlock_irqrestore(&hd->lock, flags);
 }
 
@@ -1664,21 +1673,33 @@ void hcfq_group_init(struct hcfq_data *hd, struct hcfq_group *hg)
  * hcfq_group_offline - a group's cgroup is going away
  * @hg: the group
  *
- * Also called when the policy is deactivated.  Drops the async queue,
- * whose blkg reference would otherwise keep the group alive, and expires
- * a dry active queue of the group for the same reason.  Requests still
- * queued keep their queues, and so the group, until they complete.
+ * Also called when the policy is deactivated.  Drops the group's queues
+ * that nothing but a reference would keep, since each holds the group's
+ * blkg, and with it the cgroup, which would stay dying: the async queue,
+ * a dry active queue of the group, and the sync queues of processes that
+ * have left the group (a process's next request makes it a queue where
+ * it is then).  Requests still queued keep their queues, and so the
+ * group, until they complete.
  *
- * Context: the blkcg policy's pd_offline_fn, under q->queue_lock; takes
- * hd->lock.
+ * Context: the blkcg policy's pd_offline_fn, under q->queue_lock, which
+ * keeps q->icq_list still; takes hd->lock.
  */
 void hcfq_group_offline(struct hcfq_group *hg)
 {
 	struct hcfq_data *hd = hg->hd;
+	struct hcfq_io_cq *hic;
+	struct io_cq *icq;
 	unsigned long flags;
+
+	lockdep_assert_held(&hd->queue->queue_lock);
 
 	spin_lock_irqsave(&hd->lock, flags);
 	WRITE_ONCE(hg->online, false);
+	list_for_each_entry(icq, &hd->queue->icq_list, q_node) {
+		hic = container_of(icq, struct hcfq_io_cq, icq);
+		if (hic->sync_queue && hic->sync_queue->group == hg)
+			hcfq_drop_sync_queue(hd, hic, "offline");
+	}
 	/* a dry active queue would pin the group until the next request */
 	if (hd->idling == HCFQ_IDLE_DRY && hd->active->group == hg)
 		hcfq_expire(hd, ktime_get_ns(), "offline");
