@@ -25,6 +25,11 @@
 #    git am onto the base commit and checks that the result has the same
 #    tree and the same commit messages as step 2's.
 #
+# SERIES_AUTHOR="Name <email>" is the person who posts the series: it
+# replaces the project's identity (the repo's commit author, which the
+# patches carry) in every From: and Signed-off-by:, as `git commit -s`
+# would sign, since a Signed-off-by certifies the DCO for a person.
+#
 # LINUX_TARBALL, EXPORT_WORK and EXPORT_OUT replace the base tarball, the
 # work directory and build/series/ (tools/check-upstream.sh).
 #
@@ -49,11 +54,16 @@ CHECK=0
 while (($#)); do
 	case $1 in
 	--check) CHECK=1 ;;
-	-h|--help) sed -n '2,36p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,41p' "$0"; exit 0 ;;
 	*) echo "export-series: unknown argument $1" >&2; exit 2 ;;
 	esac
 	shift
 done
+
+if [[ -n ${SERIES_AUTHOR-} && ! $SERIES_AUTHOR =~ ^[^\<\>@]+\ \<[^\<\>\ @]+@[^\<\>\ @]+\>$ ]]; then
+	echo "export-series: SERIES_AUTHOR must read \"Name <user@domain>\", not \"$SERIES_AUTHOR\"" >&2
+	exit 2
+fi
 
 # The new files of the series, by the patch that adds them (its file
 # name without the number, so that renumbering does not break the table).
@@ -198,7 +208,17 @@ for p in "${PATCHES[@]}"; do
 	name=${author% <*}
 	email=$(sed -n 's/.*<\([^>]*\)>.*/\1/p' <<<"$author")
 	[[ -n $name && -n $email && -n $subject ]] || die "$p: no From: or Subject: header"
-	grep -q '^Signed-off-by: ' <<<"$body" || die "$p: no Signed-off-by: in the message"
+	grep -qxF "Signed-off-by: $author" <<<"$body" ||
+		die "$p: no Signed-off-by: $author in the message"
+	# the person who posts the series certifies it (DCO): their identity
+	# replaces the project's as author and in the sign-off
+	if [[ -n ${SERIES_AUTHOR-} ]]; then
+		body=$(awk -v old="Signed-off-by: $author" -v new="Signed-off-by: $SERIES_AUTHOR" \
+			'$0 == old { $0 = new } { print }' <<<"$body")
+		author=$SERIES_AUTHOR
+		name=${author% <*}
+		email=$(sed -n 's/.*<\([^>]*\)>.*/\1/p' <<<"$author")
+	fi
 	[[ -n $first_author ]] || first_author=$author
 
 	if ! out=$(tgit apply --index "$f" 2>&1); then
