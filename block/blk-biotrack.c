@@ -18,9 +18,10 @@
  * write bio and, if the owner is a descendant of the bio's cgroup (the
  * root's, for the flusher; a parent's, for cgroup writeback on v2 where
  * the memory controller stops above the io one), moves the bio to the
- * owner's blkg, before any policy sees it.  A bio is charged whole to
- * the owner of its first folio: filesystems build writeback bios from
- * contiguous ranges of one file, which one cgroup usually dirtied.
+ * owner's blkg, before any policy sees it.  Filesystems build writeback
+ * bios from contiguous ranges of one file, which one cgroup usually
+ * dirtied; a bio whose folios have several owners is split where the
+ * owner changes, and each part is charged to its own.
  *
  * What is trusted: only folios of the page cache that are under
  * writeback, so dirtied in their current life, where the record is
@@ -49,6 +50,7 @@
  */
 #include <linux/bio.h>
 #include <linux/blk-cgroup.h>
+#include <linux/blkdev.h>
 #include <linux/biotrack.h>
 #include <linux/cgroup.h>
 #include <linux/init.h>
@@ -113,6 +115,23 @@ struct biotrack_dead {
 };
 
 static DEFINE_XARRAY(biotrack_dead);
+
+/* for the parts of bios split between owners; set up once, at boot */
+static struct bio_set biotrack_bio_set;
+static bool biotrack_can_split __ro_after_init;
+
+static int __init biotrack_bioset_init(void)
+{
+	if (!static_branch_unlikely(&biotrack_enabled))
+		return 0;
+	if (bioset_init(&biotrack_bio_set, BIO_POOL_SIZE, 0, 0)) {
+		pr_warn("biotrack: no bio_set: a bio goes whole to its first folio's owner\n");
+		return 0;
+	}
+	biotrack_can_split = true;
+	return 0;
+}
+subsys_initcall(biotrack_bioset_init);
 
 static u64 *biotrack_slot(struct page_ext *ext)
 {
@@ -189,40 +208,61 @@ static struct cgroup_subsys_state *biotrack_live_owner(u64 owner)
 	return NULL;
 }
 
-/**
- * __biotrack_bio - move a writeback bio down to its dirtier's blkg
- * @bio: a write bio about to be submitted
- *
- * The body of biotrack_bio(), for when biotrack is enabled.  Only the
- * first page of @bio is looked at: writeback builds a bio from one
- * inode's folios, which one cgroup usually dirtied.  An owner whose css
- * is gone, offline, or reused (the serial number differs) is ignored.
- *
- * Context: any context that may submit a bio; does not sleep.
+/*
+ * The record of @folio's dirtier, or 0 where it is not to be trusted:
+ * only page cache folios under writeback were dirtied in their current
+ * life.
  */
-void __biotrack_bio(struct bio *bio)
+static u64 biotrack_record(struct folio *folio)
 {
-	struct cgroup_subsys_state *css;
-	struct folio *folio;
 	struct page_ext *ext;
 	u64 owner;
 
-	if (!bio->bi_blkg || !bio_has_data(bio))
-		return;
-	/* the page at the bio's iterator: right for clones (btrfs, dm) too */
-	folio = page_folio(bio_page(bio));
 	if (!folio_test_writeback(folio) || folio_test_anon(folio) ||
 	    folio_test_swapcache(folio))
-		return;
-
+		return 0;
 	ext = page_ext_get(&folio->page);
 	if (!ext)
-		return;
+		return 0;
 	owner = READ_ONCE(*biotrack_slot(ext));
 	page_ext_put(ext);
+	return owner;
+}
+
+/*
+ * Bytes at the start of @bio (from its iterator: right for clones too)
+ * whose folios all carry the first one's record, which goes to @first.
+ */
+static unsigned int biotrack_run(struct bio *bio, u64 *first)
+{
+	struct folio *folio, *last = NULL;
+	unsigned int len = 0;
+	struct bvec_iter iter;
+	struct bio_vec bv;
+	u64 rec;
+
+	bio_for_each_segment(bv, bio, iter) {
+		folio = page_folio(bv.bv_page);
+		if (folio != last) {
+			rec = biotrack_record(folio);
+			if (!last)
+				*first = rec;
+			else if (rec != *first)
+				break;
+			last = folio;
+		}
+		len += bv.bv_len;
+	}
+	return len;
+}
+
+/* Move @bio to @owner's blkg (or its nearest online ancestor's). */
+static void biotrack_charge(struct bio *bio, u64 owner)
+{
+	struct cgroup_subsys_state *css;
+
 	if (!owner)
 		return;
-
 	rcu_read_lock();
 	css = biotrack_live_owner(owner);
 	rcu_read_unlock();
@@ -233,6 +273,47 @@ void __biotrack_bio(struct bio *bio)
 	    cgroup_is_descendant(css->cgroup, bio->bi_blkg->blkcg->css.cgroup))
 		bio_associate_blkg_from_css(bio, css);
 	css_put(css);
+}
+
+/**
+ * __biotrack_bio - move a writeback bio down to its dirtiers' blkgs
+ * @bio: a write bio about to be submitted
+ *
+ * The body of biotrack_bio(), for when biotrack is enabled.  A bio whose
+ * folios were dirtied by more than one cgroup is split where the owner
+ * changes, and each part goes to its own owner: the parts before the
+ * last are submitted from here, in order, and @bio is left with the
+ * last.  Where a split cannot be made (no memory without sleeping, an
+ * atomic or flush write, a boundary inside a logical block), the rest
+ * goes to the owner of its first folio.  An owner whose css is gone,
+ * offline, or reused (the serial number differs) is ignored.
+ *
+ * Context: submit_bio(), before it accounts @bio; does not sleep.
+ */
+void __biotrack_bio(struct bio *bio)
+{
+	unsigned int lbs, len;
+	struct bio *head;
+	u64 owner = 0;
+
+	if (!bio->bi_blkg || !bio_has_data(bio))
+		return;
+	lbs = bdev_logical_block_size(bio->bi_bdev);
+	for (;;) {
+		len = biotrack_run(bio, &owner);
+		if (len >= bio->bi_iter.bi_size || !len || !IS_ALIGNED(len, lbs) ||
+		    !biotrack_can_split ||
+		    (bio->bi_opf & (REQ_PREFLUSH | REQ_ATOMIC)))
+			break;
+		head = bio_split(bio, len >> SECTOR_SHIFT,
+				 GFP_NOWAIT | __GFP_NOWARN, &biotrack_bio_set);
+		if (!head)
+			break;
+		bio_chain(head, bio);
+		/* one owner throughout: charged by this hook, and accounted */
+		submit_bio(head);
+	}
+	biotrack_charge(bio, owner);
 }
 
 /**

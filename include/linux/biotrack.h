@@ -39,16 +39,18 @@ static inline void biotrack_folio_dirtied(struct folio *folio)
 }
 
 /**
- * biotrack_bio - charge a writeback bio to the cgroup that dirtied it
+ * biotrack_bio - charge a writeback bio to the cgroups that dirtied it
  * @bio: a write bio about to be submitted
  *
- * If @bio's first page is a page cache folio under writeback whose
- * recorded owner (or its nearest online ancestor) is a descendant of
- * @bio's cgroup, re-associates @bio with that owner's blkg.  Otherwise
- * leaves @bio alone.  A no-op until biotrack is enabled at boot.
+ * Each page cache folio of @bio under writeback whose recorded owner (or
+ * its nearest online ancestor) is a descendant of @bio's cgroup is
+ * charged to that owner's blkg: @bio is split where the owner changes,
+ * the parts before the last are submitted with submit_bio(), and @bio is
+ * re-associated with its last part's owner.  Other folios are left where
+ * @bio was.  A no-op until biotrack is enabled at boot.
  *
- * Context: submit_bio(), any context that may submit a bio; takes only
- * the RCU read lock and does not sleep.
+ * Context: submit_bio(), before @bio is accounted, in any context that
+ * may submit a bio; does not sleep.
  */
 static inline void biotrack_bio(struct bio *bio)
 {
