@@ -426,11 +426,12 @@ static void hcfq_put_queue(struct hcfq_queue *hq)
 	kmem_cache_free(hcfq_queue_pool, hq);
 }
 
+/* A queue of @hg: a process's (@ioc), or one the group's own (no @ioc) */
 static struct hcfq_queue *hcfq_alloc_queue(struct hcfq_data *hd,
 					   struct hcfq_group *hg,
-					   struct io_context *ioc, u16 ioprio)
+					   struct io_context *ioc, u16 ioprio,
+					   bool sync)
 {
-	bool sync = ioc;
 	struct hcfq_queue *hq;
 
 	lockdep_assert_held(&hd->lock);
@@ -454,7 +455,7 @@ static struct hcfq_queue *hcfq_alloc_queue(struct hcfq_data *hd,
 	INIT_LIST_HEAD(&hq->fifo);
 	hq->ioprio = ioprio;
 	hq->sync = sync;
-	hq->pid = sync ? current->pid : 0;
+	hq->pid = ioc ? current->pid : 0;
 	hq->ioc = ioc;
 	return hq;
 }
@@ -487,6 +488,48 @@ static struct hcfq_group *hcfq_rq_group(struct hcfq_data *hd,
 	return hcfq_blkg_group(hd, rq->bio ? rq->bio->bi_blkg : NULL);
 }
 
+/*
+ * Is @bio I/O that the current task does for another cgroup?  That is
+ * writeback of pages the other cgroup dirtied, moved there by biotrack or
+ * cgroup writeback: an fsync, sync(2), a journal commit, or the flusher
+ * in WB_SYNC_ALL mode.  Such a task may do it for many groups in turn,
+ * and one process has one sync queue, in one group; so its sync requests
+ * go to the group's proxy queue instead.  Called in the submitter's
+ * context, where the request's icq is made.
+ */
+static bool hcfq_bio_proxy(struct bio *bio)
+{
+	bool proxy;
+
+	if (!bio || !bio->bi_blkg)
+		return false;
+	rcu_read_lock();
+	proxy = task_css(current, io_cgrp_id) != &bio->bi_blkg->blkcg->css;
+	rcu_read_unlock();
+	return proxy;
+}
+
+/*
+ * A queue that @hg owns, @slot (its async or proxy queue), made on first
+ * use.  Best effort, whoever submits first: the group's writeback must
+ * not turn IDLE or RT class with the class of the task that made it.
+ */
+static struct hcfq_queue *hcfq_group_queue(struct hcfq_data *hd,
+					   struct hcfq_group *hg,
+					   struct hcfq_queue **slot, bool sync)
+{
+	lockdep_assert_held(&hd->lock);
+
+	if (!*slot)
+		*slot = hcfq_alloc_queue(hd, hg, NULL,
+					 IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE,
+							   IOPRIO_BE_NORM),
+					 sync);
+	if (*slot)
+		hcfq_get_queue(*slot);
+	return *slot;
+}
+
 /* Find or make the queue @rq belongs to; returns it with a reference. */
 static struct hcfq_queue *hcfq_rq_queue(struct hcfq_data *hd,
 					struct request *rq)
@@ -502,24 +545,10 @@ static struct hcfq_queue *hcfq_rq_queue(struct hcfq_data *hd,
 	    IOPRIO_PRIO_CLASS(ioprio) == IOPRIO_CLASS_NONE)
 		ioprio = IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, IOPRIO_BE_NORM);
 
-	if (!op_is_sync(rq->cmd_flags) || !rq->elv.icq) {
-		hq = hg->async_queue;
-		if (!hq) {
-			/*
-			 * Best effort, whoever submits first: the group's
-			 * writeback must not turn IDLE or RT class with the
-			 * class of the task that happened to create it.
-			 */
-			hq = hcfq_alloc_queue(hd, hg, NULL,
-					      IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE,
-								IOPRIO_BE_NORM));
-			if (!hq)
-				return NULL;
-			hg->async_queue = hq;
-		}
-		hcfq_get_queue(hq);
-		return hq;
-	}
+	if (!op_is_sync(rq->cmd_flags) || !rq->elv.icq)
+		return hcfq_group_queue(hd, hg, &hg->async_queue, false);
+	if (hcfq_bio_proxy(rq->bio))
+		return hcfq_group_queue(hd, hg, &hg->proxy_queue, true);
 
 	hic = container_of(rq->elv.icq, struct hcfq_io_cq, icq);
 	hq = hic->sync_queue;
@@ -530,7 +559,7 @@ static struct hcfq_queue *hcfq_rq_queue(struct hcfq_data *hd,
 		hq = NULL;
 	}
 	if (!hq) {
-		hq = hcfq_alloc_queue(hd, hg, hic->icq.ioc, ioprio);
+		hq = hcfq_alloc_queue(hd, hg, hic->icq.ioc, ioprio, true);
 		if (!hq)
 			return NULL;
 		hic->sync_queue = hq;
@@ -1518,7 +1547,8 @@ static bool hcfq_bio_merge(struct request_queue *q, struct bio *bio,
  * Only within one queue: a sync bio (an fsync write, O_DIRECT) merged
  * into writeback would wait at the async queue's pace, and a bio merged
  * into another process's or group's request would be served in that
- * queue's slice and charged to it.  A request without a queue takes any
+ * queue's slice and charged to it.  A group's proxy queue takes only sync
+ * bios done for the group by others.  A request without a queue takes any
  * bio.  (blk-mq merges into plugged requests without asking.)
  *
  * Return: whether @bio may join @rq.
@@ -1537,7 +1567,8 @@ static bool hcfq_allow_merge(struct request_queue *q, struct request *rq,
 		return true;
 	if (op_is_sync(bio->bi_opf) != hq->sync)
 		return false;
-	if (hq->sync && hq->ioc != current->io_context)
+	if (hq->sync && (hq->ioc ? hq->ioc != current->io_context :
+				 !hcfq_bio_proxy(bio)))
 		return false;
 	return hq->group == hcfq_blkg_group(hd, bio->bi_blkg);
 }
@@ -1706,6 +1737,10 @@ void hcfq_group_offline(struct hcfq_group *hg)
 	if (hg->async_queue) {
 		hcfq_put_queue(hg->async_queue);
 		hg->async_queue = NULL;
+	}
+	if (hg->proxy_queue) {
+		hcfq_put_queue(hg->proxy_queue);
+		hg->proxy_queue = NULL;
 	}
 	spin_unlock_irqrestore(&hd->lock, flags);
 }

@@ -105,6 +105,8 @@ struct hcfq_group {
 	struct hcfq_sched_data	queues;		/* RT and BE queues */
 	struct hcfq_sched_data	idle_queues;	/* IDLE-class queues */
 	struct hcfq_queue	*async_queue;	/* shared by async writers */
+	/* sync I/O done for the group by others: hcfq_bio_proxy() */
+	struct hcfq_queue	*proxy_queue;
 	u64			last_idle_class_ns; /* IDLE class last served */
 	/* requests queued or in the driver; WRITE_ONCE, admission reads it */
 	unsigned int		nr_rqs;

@@ -1,0 +1,73 @@
+#!/bin/sh
+# budget: 180
+# results: fsync allocs dmesg
+# Sync writeback on behalf of several groups (issue 14, item 8), cgroup
+# v1, where biotrack charges each page's writeback to the group that
+# dirtied it. ext4 on a QD1 null_blk under hcfq: g1, g3 and g6 dirty
+# one file in turn, 64 KiB at a time (7.5 MiB, below the background
+# dirty limit of 16 MiB, so the flusher leaves it alone), and a process
+# in the root fsyncs it. Its writeback is REQ_SYNC, from one process, charged to
+# three groups in turn.
+# - fsync: the fsync returns, and the groups are charged at least 90 %
+#   of what each dirtied;
+# - allocs: hcfq allocates at most 12 queues (kmem_cache_alloc events
+#   called from hcfq_alloc_queue()) while the fsync runs. A process has one sync
+#   queue in one group, so before hcfq kept sync writeback for other
+#   groups apart, every change of group freed the process's queue and
+#   made a new one, with a GFP_NOWAIT allocation that may fail.
+. /tests/guest/lib.sh
+. /tests/guest/lat.sh
+
+if [ "$CGMODE" != v1 ]; then
+	result "$SCEN" SKIP "biotrack's per-page charging is v1's"
+	exit 0
+fi
+CHUNK=64 N=120
+T=/sys/kernel/tracing
+EV=$T/events/kmem/kmem_cache_alloc
+
+lat_setup wbc || { result "$SCEN" FAIL "disk setup failed"; lat_teardown wbc; exit 0; }
+cg_new g1 && cg_new g3 && cg_new g6 || { result "$SCEN" FAIL "cgroup setup failed"; lat_teardown wbc; exit 0; }
+set_sched "$DEV" hcfq || { result "$SCEN" FAIL "set_sched failed"; lat_teardown wbc; exit 0; }
+F=$MNT/shared
+: > "$F"
+sync
+b1=$(lat_own_wbytes "$(cg_path g1)") b3=$(lat_own_wbytes "$(cg_path g3)") b6=$(lat_own_wbytes "$(cg_path g6)")
+i=0
+while [ $i -lt $N ]; do
+	case $((i % 3)) in 0) g=g1 ;; 1) g=g3 ;; 2) g=g6 ;; esac
+	lat_exec $g dd if=/dev/zero of="$F" bs=${CHUNK}k count=1 seek=$i conv=notrunc 2> /dev/null
+	i=$((i + 1))
+done
+echo 0 > "$T/tracing_on"
+echo > "$T/trace"
+echo 'call_site.function == hcfq_alloc_queue' > "$EV/filter" || { result "$SCEN" FAIL "cannot filter $EV"; lat_teardown wbc; exit 0; }
+echo 1 > "$EV/enable"
+echo 1 > "$T/tracing_on"
+w0=$(awk '{ print $5 }' "/sys/block/$(basename "$DEV")/stat")
+dd if=/dev/null of="$F" bs=1 count=0 conv=notrunc,fsync 2> /dev/null
+rc=$?
+w1=$(awk '{ print $5 }' "/sys/block/$(basename "$DEV")/stat")
+echo 0 > "$T/tracing_on"
+echo 0 > "$EV/enable"
+echo 0 > "$EV/filter"
+allocs=$(grep -c kmem_cache_alloc "$T/trace")
+echo > "$T/trace"
+echo 1 > "$T/tracing_on"
+sync
+w() { lat_mib $(($(lat_own_wbytes "$(cg_path "$1")") - $2)); }
+c1=$(w g1 "$b1") c3=$(w g3 "$b3") c6=$(w g6 "$b6")
+each=$(lat_mib $((N / 3 * CHUNK * 1024 * 9 / 10)))
+metric "$SCEN" "fsync_rc=$rc" "write_requests=$((w1 - w0))" "hcfq_queue_allocs=$allocs" "g1_mib=$c1" "g3_mib=$c3" "g6_mib=$c6"
+if [ "$rc" = 0 ] && awk -v a="$c1" -v b="$c3" -v c="$c6" -v e="$each" 'BEGIN { exit !(a >= e && b >= e && c >= e) }'; then
+	result "$SCEN:fsync" PASS "fsync returned; charged g1 $c1, g3 $c3, g6 $c6 MiB (each >= $each)"
+else
+	result "$SCEN:fsync" FAIL "fsync rc $rc; charged g1 $c1, g3 $c3, g6 $c6 MiB (each >= $each)"
+fi
+if [ "$allocs" -le 12 ]; then
+	result "$SCEN:allocs" PASS "$allocs hcfq queues made for $((w1 - w0)) write requests (<= 12)"
+else
+	result "$SCEN:allocs" FAIL "$allocs hcfq queues made for $((w1 - w0)) write requests (want <= 12)"
+fi
+lat_teardown wbc
+dmesg_check > /dev/null; check_rc "$SCEN:dmesg" $? "no kernel warnings"
