@@ -25,12 +25,14 @@
  * are on a service tree, so an idle group's share goes to the others.
  *
  * Inside a group every process has its own sync queue, and the group
- * has one async queue for writeback.  RT and BE queues share a tree,
- * weighted by class and level (RT 8x BE; BE level 0 to 7 scale like
- * CFQ's slices, 180 down to 40); the async queue weighs slice_async /
- * slice_sync of a BE4 queue, which bounds writeback's share, and a sync
- * request preempts an async slice in any group once it has run for an
- * eighth of slice_async, so readers do not wait behind writeback.
+ * has one async queue for writeback and one proxy queue for the sync
+ * I/O that others do for it (an fsync or sync(2) of pages it dirtied).
+ * RT and BE queues share a tree, weighted by class and level (RT 8x BE;
+ * BE level 0 to 7 scale like CFQ's slices, 180 down to 40); the async
+ * queue weighs slice_async / slice_sync of a BE4 queue, which bounds
+ * writeback's share, and a sync request preempts an async slice in any
+ * group once it has run for an eighth of slice_async, so readers do not
+ * wait behind writeback.
  * IDLE-class queues are served only when no RT or BE queue of the group
  * is busy, save one request per HCFQ_IDLE_STARVE so they never hang.
  *
