@@ -23,6 +23,10 @@
  * dirtied; a bio whose folios have several owners is split where the
  * owner changes, and each part is charged to its own.
  *
+ * What is left alone: metadata and swap bios, which the core issues as
+ * the root's (bio_issue_as_root_blkg()), and reclaim's writeout
+ * (PF_MEMALLOC), which frees memory for everyone.
+ *
  * What is trusted: only folios of the page cache that are under
  * writeback, so dirtied in their current life, where the record is
  * fresh.  Pages of any other kind (anonymous, slab, journal buffers)
@@ -59,6 +63,7 @@
 #include <linux/mm.h>
 #include <linux/page_ext.h>
 #include <linux/pagemap.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/xarray.h>
 
@@ -297,6 +302,13 @@ void __biotrack_bio(struct bio *bio)
 	u64 owner = 0;
 
 	if (!bio->bi_blkg || !bio_has_data(bio))
+		return;
+	/*
+	 * The core keeps metadata and swap in the root on purpose
+	 * (bio_issue_as_root_blkg()), and reclaim writes pages out to free
+	 * memory for everyone: none of it may wait at a dirtier's weight.
+	 */
+	if (bio_issue_as_root_blkg(bio) || (current->flags & PF_MEMALLOC))
 		return;
 	lbs = bdev_logical_block_size(bio->bi_bdev);
 	for (;;) {
