@@ -67,6 +67,8 @@
 #include <linux/slab.h>
 #include <linux/xarray.h>
 
+#include <trace/events/block.h>
+
 #include "blk-cgroup.h"
 
 DEFINE_STATIC_KEY_FALSE(biotrack_enabled);
@@ -288,12 +290,14 @@ static void biotrack_charge(struct bio *bio, u64 owner)
  * folios were dirtied by more than one cgroup is split where the owner
  * changes, and each part goes to its own owner: the parts before the
  * last are submitted from here, in order, and @bio is left with the
- * last.  Where a split cannot be made (no memory without sleeping, an
- * atomic or flush write, a boundary inside a logical block), the rest
+ * last.  Where a split cannot be made (no memory without sleeping; a
+ * flush, atomic, nowait or polled write, which the core does not split
+ * either; a zoned device; a boundary inside a logical block), the rest
  * goes to the owner of its first folio.  An owner whose css is gone,
  * offline, or reused (the serial number differs) is ignored.
  *
- * Context: submit_bio(), before it accounts @bio; does not sleep.
+ * Context: submit_bio(), before it accounts @bio; sleeps only where
+ * submit_bio() may, in submitting the parts.
  */
 void __biotrack_bio(struct bio *bio)
 {
@@ -314,14 +318,16 @@ void __biotrack_bio(struct bio *bio)
 	for (;;) {
 		len = biotrack_run(bio, &owner);
 		if (len >= bio->bi_iter.bi_size || !len || !IS_ALIGNED(len, lbs) ||
-		    !biotrack_can_split ||
-		    (bio->bi_opf & (REQ_PREFLUSH | REQ_ATOMIC)))
+		    !biotrack_can_split || bdev_is_zoned(bio->bi_bdev) ||
+		    (bio->bi_opf & (REQ_PREFLUSH | REQ_ATOMIC | REQ_NOWAIT |
+				    REQ_POLLED)))
 			break;
 		head = bio_split(bio, len >> SECTOR_SHIFT,
 				 GFP_NOWAIT | __GFP_NOWARN, &biotrack_bio_set);
 		if (!head)
 			break;
 		bio_chain(head, bio);
+		trace_block_split(head, bio->bi_iter.bi_sector);
 		/* one owner throughout: charged by this hook, and accounted */
 		submit_bio(head);
 	}

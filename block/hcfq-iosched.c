@@ -496,17 +496,26 @@ static struct hcfq_group *hcfq_rq_group(struct hcfq_data *hd,
  * cgroup writeback: an fsync, sync(2), a journal commit, or the flusher
  * in WB_SYNC_ALL mode.  Such a task may do it for many groups in turn,
  * and one process has one sync queue, in one group; so its sync requests
- * go to the group's proxy queue instead.  Called in the submitter's
- * context, where the request's icq is made.
+ * go to the group's proxy queue instead.  So do a helper thread's (a
+ * loop or dm-crypt worker's) for the group it serves.  Called in the
+ * submitter's context, where the request's icq is made.
  */
 static bool hcfq_bio_proxy(struct bio *bio)
 {
+	struct cgroup *own, *cgrp;
 	bool proxy;
 
 	if (!bio || !bio->bi_blkg)
 		return false;
+	cgrp = bio->bi_blkg->blkcg->css.cgroup;
 	rcu_read_lock();
-	proxy = task_css(current, io_cgrp_id) != &bio->bi_blkg->blkcg->css;
+	own = task_css(current, io_cgrp_id)->cgroup;
+	/*
+	 * Not where the task's own I/O may land: its cgroup, or an
+	 * ancestor of it (an ancestor's blkg when its own could not be
+	 * made, the memcg's cgroup for cgroup writeback without biotrack)
+	 */
+	proxy = !cgroup_is_descendant(own, cgrp);
 	rcu_read_unlock();
 	return proxy;
 }
@@ -630,7 +639,7 @@ static void hcfq_set_active(struct hcfq_data *hd, struct hcfq_queue *hq,
 	hcfq_get_queue(hq);
 	hd->active = hq;
 	WRITE_ONCE(hd->admit_ioc, hq->ioc);
-	WRITE_ONCE(hd->admit_async, hq->sync ? NULL : hq->group);
+	WRITE_ONCE(hd->admit_group, hq->ioc ? NULL : hq->group);
 	WRITE_ONCE(hq->group->light, hcfq_group_light(hd, hq->group));
 	hq->slice_start = now;
 	hq->slice_end = now + hcfq_slice(hd, hq, ppm);
@@ -725,7 +734,7 @@ static void hcfq_expire(struct hcfq_data *hd, u64 now, const char *why)
 
 	hd->active = NULL;
 	WRITE_ONCE(hd->admit_ioc, NULL);
-	WRITE_ONCE(hd->admit_async, NULL);
+	WRITE_ONCE(hd->admit_group, NULL);
 	hcfq_put_queue(hq);
 }
 
@@ -1302,15 +1311,15 @@ static bool hcfq_group_light(struct hcfq_data *hd, struct hcfq_group *hg)
 		hcfq_tag_waiters(hd) > avail;
 }
 
-/* Is the request for the queue being served (see above)? */
+/* Is the request (of @bio, for @hg) for the queue being served? */
 static bool hcfq_admit_all(struct hcfq_data *hd, struct hcfq_group *hg,
-			   bool sync)
+			   bool sync, struct bio *bio)
 {
 	struct io_context *ioc = current->io_context;
 
-	if (sync)
+	if (sync && !hcfq_bio_proxy(bio))
 		return ioc && ioc == READ_ONCE(hd->admit_ioc);
-	return hg == READ_ONCE(hd->admit_async);
+	return hg == READ_ONCE(hd->admit_group);
 }
 
 /**
@@ -1346,7 +1355,7 @@ static void hcfq_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
 			depth = min(depth, max(avail / 2, 1U));
 			goto out;
 		}
-		if (hcfq_admit_all(hd, hg, sync))
+		if (hcfq_admit_all(hd, hg, sync, data->bio))
 			goto out;
 		depth = min(depth, avail);
 		/* a share is at least one tag: no need to work it out for none */
@@ -1636,8 +1645,8 @@ static void hcfq_drop_sync_queue(struct hcfq_data *hd, struct hcfq_io_cq *hic,
 
 	lockdep_assert_held(&hd->lock);
 
-	/* a dry active queue would wait for a request that cannot come */
-	if (hd->idling == HCFQ_IDLE_DRY && hd->active == hq)
+	/* an idle or dry active queue waits for a request that cannot come */
+	if (hd->active == hq && hd->idling != HCFQ_IDLE_NONE)
 		hcfq_expire(hd, ktime_get_ns(), why);
 	hic->sync_queue = NULL;
 	hcfq_put_queue(hq);

@@ -188,11 +188,12 @@ struct hcfq_data {
 	struct hcfq_queue	*active;	/* queue being served */
 	/*
 	 * Whom admission lets use every scheduler tag: the io_context of
-	 * the active sync queue, or the group whose async queue is active.
-	 * Identities only, written with WRITE_ONCE, read without the lock.
+	 * the active sync queue, or the group whose async or proxy queue
+	 * is active.  Identities only, written with WRITE_ONCE, read
+	 * without the lock.
 	 */
 	struct io_context	*admit_ioc;
-	struct hcfq_group	*admit_async;
+	struct hcfq_group	*admit_group;
 	struct list_head	dispatch;	/* requeues and at-head inserts */
 	struct hrtimer		idle_timer;
 	u8			idling;		/* enum hcfq_idle_kind */

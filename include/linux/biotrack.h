@@ -49,8 +49,8 @@ static inline void biotrack_folio_dirtied(struct folio *folio)
  * re-associated with its last part's owner.  Other folios are left where
  * @bio was.  A no-op until biotrack is enabled at boot.
  *
- * Context: submit_bio(), before @bio is accounted, in any context that
- * may submit a bio; does not sleep.
+ * Context: submit_bio(), before @bio is accounted; sleeps only where
+ * submit_bio() may, in submitting the parts.
  */
 static inline void biotrack_bio(struct bio *bio)
 {

@@ -1,12 +1,13 @@
 #!/bin/sh
 # budget: 120
-# results: release reuse exit dmesg
+# results: read release reuse exit dmesg
 # A removed group is not kept by a process that left it (issue 14, item
 # 4), cgroup v2 only, where cgroup.stat counts dying io csses. A shell
 # in group "pin" reads one byte of an hcfq disk (a sync read: it gets a
 # sync queue there, which holds the group's blkg, which holds the
 # cgroup's io css), moves itself to the root, and waits; the group is
 # removed.
+# - read: the first read reached the disk in pin (its io.stat rbytes);
 # - release: the root's nr_dying_subsys_io is back where it was within
 #   10 s of the rmdir, while the shell is still alive. hcfq drops the
 #   sync queues of a group that goes offline; before it did, the group
@@ -56,6 +57,13 @@ if [ "$(cat "$ODIR/pin.1" 2>/dev/null)" != 0 ] || ! grep -qx 0::/ "/proc/$pid/cg
 	result "$SCEN" FAIL "the reader did not read in pin and move to the root"
 	kill "$pid" 2>/dev/null
 	exit 0
+fi
+rb=$(awk -v d="$MM" '$1 == d { for (i = 2; i <= NF; i++) {
+	split($i, kv, "="); if (kv[1] == "rbytes") s += kv[2] } } END { print s + 0 }' "$P/io.stat")
+if [ "$rb" -gt 0 ]; then
+	result "$SCEN:read" PASS "the reader read $rb bytes from the disk in pin"
+else
+	result "$SCEN:read" FAIL "pin read nothing from the disk: its queue was never made"
 fi
 rmdir "$P" || { result "$SCEN" FAIL "rmdir pin failed"; kill "$pid"; exit 0; }
 sed -i '/^pin /d' /tmp/cg.map
