@@ -4,21 +4,23 @@
 # Sync writeback on behalf of several groups (issue 14, item 8), cgroup
 # v1, where biotrack charges each page's writeback to the group that
 # dirtied it. ext4 on a QD1 null_blk under hcfq: g1, g3 and g6 dirty
-# one file in turn, 64 KiB at a time (7.5 MiB, below the background
-# dirty limit of 16 MiB, so the flusher leaves it alone), and a process
-# in the root fsyncs it. Its writeback is REQ_SYNC, from one process, charged to
-# three groups in turn.
+# one file in turn, 64 KiB at a time (7.5 MiB, half that on the debug
+# kernel; below the background dirty limit of 16 MiB, so the flusher
+# leaves it alone), and a process in the root fsyncs it. Its writeback
+# is REQ_SYNC, from one process, charged to three groups in turn.
 # The flusher's periodic writeback is off meanwhile, so that the fsync
-# writes it all.
-# - fsync: the fsync returns having written at least 90 % of the file
-#   (the disk's sectors written meanwhile), and the groups are charged
-#   at least 90 % of what each dirtied;
+# writes most of it (7.53 MiB of 7.5 in four boots on their own; 4.82 in
+# a full hcfq-v1 boot, where something else wrote the rest first).
+# - fsync: the fsync returns having written at least 30 % of the file
+#   (the disk's sectors written meanwhile): about 36 changes of group,
+#   so that a queue per change would break the allocs bound; and the
+#   groups are charged, after a sync, at least 90 % of what each dirtied;
 # - allocs: hcfq allocates at least 3 queues (one for each group; fewer
 #   means the count missed them) and at most 12 (kmem_cache_alloc events
-#   called from hcfq_alloc_queue()) while the fsync runs. A process has one sync
-#   queue in one group, so before hcfq kept sync writeback for other
-#   groups apart, every change of group freed the process's queue and
-#   made a new one, with a GFP_NOWAIT allocation that may fail.
+#   called from hcfq_alloc_queue()) while the fsync runs. A process has
+#   one sync queue in one group, so before hcfq kept sync writeback for
+#   other groups apart, every change of group freed the process's queue
+#   and made a new one, with a GFP_NOWAIT allocation that may fail.
 . /tests/guest/lib.sh
 . /tests/guest/lat.sh
 
@@ -27,6 +29,8 @@ if [ "$CGMODE" != v1 ]; then
 	exit 0
 fi
 CHUNK=64 N=120
+# forks are slow on the debug kernel: half the file there
+[ "${VARIANT-}" = debug ] && N=60
 T=/sys/kernel/tracing
 EV=$T/events/kmem/kmem_cache_alloc
 
@@ -66,7 +70,7 @@ c1=$(w g1 "$b1") c3=$(w g3 "$b3") c6=$(w g6 "$b6")
 each=$(lat_mib $((N / 3 * CHUNK * 1024 * 9 / 10)))
 reqs=$((${w1% *} - ${w0% *}))
 wrote=$(lat_mib $(((${w1#* } - ${w0#* }) * 512)))
-want=$(lat_mib $((N * CHUNK * 1024 * 9 / 10)))
+want=$(lat_mib $((N * CHUNK * 1024 * 3 / 10)))
 metric "$SCEN" "fsync_rc=$rc" "write_requests=$reqs" "fsync_wrote_mib=$wrote" "hcfq_queue_allocs=$allocs" "g1_mib=$c1" "g3_mib=$c3" "g6_mib=$c6"
 if [ "$rc" = 0 ] && awk -v a="$c1" -v b="$c3" -v c="$c6" -v e="$each" -v w="$wrote" -v m="$want" \
 	'BEGIN { exit !(a >= e && b >= e && c >= e && w >= m) }'; then
