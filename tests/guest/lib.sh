@@ -202,6 +202,14 @@ set_sched() {
 }
 
 # ---------------------------------------------------------------- cgroups
+# only_cgmode MODE WHY: false, with a SKIP for the scenario, on the other
+# cgroup version; use as `only_cgmode v2 "why" || exit 0`
+only_cgmode() {
+	[ "$CGMODE" = "$1" ] && return 0
+	result "$SCEN" SKIP "$2"
+	return 1
+}
+
 cg_root() {
 	if [ "$CGMODE" = v1 ]; then echo /sys/fs/cgroup/blkio; else echo /sys/fs/cgroup; fi
 }

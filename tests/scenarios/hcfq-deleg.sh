@@ -22,10 +22,7 @@
 . /tests/guest/lib.sh
 . /tests/guest/fair.sh
 
-if [ "$CGMODE" != v2 ]; then
-	result "$SCEN" SKIP "delegation is a cgroup v2 interface"
-	exit 0
-fi
+only_cgmode v2 "delegation is a cgroup v2 interface" || exit 0
 C=/sys/fs/cgroup
 # util-linux's, by path: busybox sh runs its own applets of these names
 SETPRIV=/usr/bin/setpriv UNSHARE=/usr/bin/unshare

@@ -18,10 +18,7 @@
 . /tests/guest/lib.sh
 . /tests/guest/fair.sh
 
-if [ "$CGMODE" != v2 ]; then
-	result "$SCEN" SKIP "needs cgroup v2's cgroup.stat"
-	exit 0
-fi
+only_cgmode v2 "needs cgroup v2's cgroup.stat" || exit 0
 R=/sys/fs/cgroup
 GO=/tmp/pin.go
 dying() { awk '$1 == "nr_dying_subsys_io" { print $2 }' "$R/cgroup.stat"; }
@@ -58,8 +55,8 @@ if [ "$(cat "$ODIR/pin.1" 2>/dev/null)" != 0 ] || ! grep -qx 0::/ "/proc/$pid/cg
 	kill "$pid" 2>/dev/null
 	exit 0
 fi
-rb=$(awk -v d="$MM" '$1 == d { for (i = 2; i <= NF; i++) {
-	split($i, kv, "="); if (kv[1] == "rbytes") s += kv[2] } } END { print s + 0 }' "$P/io.stat")
+# it only reads: its io.stat bytes are its reads
+rb=$(cg_io_bytes pin "$MM")
 if [ "$rb" -gt 0 ]; then
 	result "$SCEN:read" PASS "the reader read $rb bytes from the disk in pin"
 else

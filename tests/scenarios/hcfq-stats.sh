@@ -14,7 +14,7 @@
 #  - blkio.reset_stats zeroes p's files.
 . /tests/guest/lib.sh
 
-[ "$CGMODE" = v1 ] || { result "$SCEN" SKIP "v1 only, not on $CGMODE"; exit 0; }
+only_cgmode v1 "v1 only, not on $CGMODE" || exit 0
 dev=$(nullb_create st) || { result "$SCEN" FAIL "nullb_create failed"; exit 0; }
 MM=$(dev_majmin "$dev")
 set_sched "$dev" hcfq || { result "$SCEN" FAIL "set_sched failed"; nullb_destroy st; exit 0; }

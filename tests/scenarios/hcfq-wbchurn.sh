@@ -24,10 +24,7 @@
 . /tests/guest/lib.sh
 . /tests/guest/lat.sh
 
-if [ "$CGMODE" != v1 ]; then
-	result "$SCEN" SKIP "biotrack's per-page charging is v1's"
-	exit 0
-fi
+only_cgmode v1 "biotrack's per-page charging is v1's" || exit 0
 CHUNK=64 N=120
 # forks are slow on the debug kernel: half the file there
 [ "${VARIANT-}" = debug ] && N=60

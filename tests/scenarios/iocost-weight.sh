@@ -12,7 +12,7 @@
 . /tests/guest/lib.sh
 . /tests/guest/fair.sh
 
-[ "$CGMODE" = v2 ] || { result "$SCEN" SKIP "iocost is cgroup v2 only"; exit 0; }
+only_cgmode v2 "iocost is cgroup v2 only" || exit 0
 fair_disk iow none || { result "$SCEN" FAIL "disk setup failed"; exit 0; }
 T=/sys/kernel/tracing
 E=$T/events/iocost/iocost_iocg_activate

@@ -14,7 +14,7 @@
 . /tests/guest/lib.sh
 . /tests/guest/fair.sh
 
-[ "$CGMODE" = v1 ] || { result "$SCEN" SKIP "the examples are for cgroup v1"; exit 0; }
+only_cgmode v1 "the examples are for cgroup v1" || exit 0
 RT=${LCG_RT:-15}
 EX=/tools/examples
 B=$(cg_root)/batch
