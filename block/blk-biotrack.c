@@ -304,6 +304,7 @@ void __biotrack_bio(struct bio *bio)
 	unsigned int lbs, len;
 	struct bio *head;
 	u64 owner = 0;
+	bool split;
 
 	if (!bio->bi_blkg || !bio_has_data(bio))
 		return;
@@ -315,12 +316,13 @@ void __biotrack_bio(struct bio *bio)
 	if (bio_issue_as_root_blkg(bio) || (current->flags & PF_MEMALLOC))
 		return;
 	lbs = bdev_logical_block_size(bio->bi_bdev);
+	split = biotrack_can_split && !bdev_is_zoned(bio->bi_bdev) &&
+		!(bio->bi_opf & (REQ_PREFLUSH | REQ_ATOMIC | REQ_NOWAIT |
+				 REQ_POLLED));
 	for (;;) {
 		len = biotrack_run(bio, &owner);
-		if (len >= bio->bi_iter.bi_size || !len || !IS_ALIGNED(len, lbs) ||
-		    !biotrack_can_split || bdev_is_zoned(bio->bi_bdev) ||
-		    (bio->bi_opf & (REQ_PREFLUSH | REQ_ATOMIC | REQ_NOWAIT |
-				    REQ_POLLED)))
+		if (!split || len >= bio->bi_iter.bi_size || !len ||
+		    !IS_ALIGNED(len, lbs))
 			break;
 		head = bio_split(bio, len >> SECTOR_SHIFT,
 				 GFP_NOWAIT | __GFP_NOWARN, &biotrack_bio_set);
