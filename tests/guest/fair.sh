@@ -81,6 +81,46 @@ grp_time_ms() {
 	cg_hcfq_time "$1" "$MM"
 }
 
+# fair_sources NAME...: the operands of fair_sample's awk for these
+# groups, "n=NAME k=KIND FILE" each, found once per run: a sample is then
+# one process, where grp_bytes and grp_time_ms fork about ten times a
+# group (a second a sample on the debug kernel under TCG)
+fair_sources() {
+	for _fs_n in "$@"; do
+		_fs_p=$(cg_path "$_fs_n")
+		if [ "$CGMODE" = v2 ]; then
+			echo "n=$_fs_n k=v2 $_fs_p/io.stat"
+			continue
+		fi
+		if [ "$FAIR_SCHED" = hcfq ]; then
+			echo "n=$_fs_n k=svc $_fs_p/blkio.io_service_bytes"
+		else
+			echo "n=$_fs_n k=thr $_fs_p/blkio.throttle.io_service_bytes"
+		fi
+		[ -e "$_fs_p/blkio.time" ] && echo "n=$_fs_n k=time $_fs_p/blkio.time"
+	done
+}
+
+# fair_sample T SOURCES: one line "T name bytes ms uptime" per group, the
+# same numbers as grp_bytes and grp_time_ms, read by one awk
+fair_sample() {
+	# shellcheck disable=SC2086
+	awk -v t="$1" -v d="$MM" '
+		BEGIN { for (i = 1; i < ARGC; i++) if (ARGV[i] ~ /^n=/) {
+			g = substr(ARGV[i], 3); if (!(g in seen)) { seen[g] = 1; o[++cnt] = g } } }
+		k == "up" { up = $1; next }
+		$1 != d { next }
+		k == "svc" && $2 == "Total" { b[n] = $3 }
+		k == "thr" && ($2 == "Read" || $2 == "Write") { b[n] += $3 }
+		k == "time" { ms[n] = $2 }
+		k == "v2" { for (i = 2; i <= NF; i++) { split($i, kv, "=")
+			if (kv[1] == "rbytes" || kv[1] == "wbytes") b[n] += kv[2]
+			if (kv[1] == "hcfq.time") ms[n] = kv[2] } }
+		END { for (i = 1; i <= cnt; i++)
+			printf "%s %s %.0f %.0f %s\n", t, o[i], b[o[i]], ms[o[i]], up }
+	' $2 k=up /proc/uptime
+}
+
 fair_run() {
 	_fr_tag=$1 _fr_rt=$2 _fr_specs=$3
 	_fr_names=
@@ -115,6 +155,8 @@ fair_run() {
 		_fr_i=$((_fr_i + 1))
 	done
 	: > "$ODIR/$_fr_tag.samples"
+	# shellcheck disable=SC2086
+	_fr_src=$(fair_sources $_fr_names)
 	_fr_t=0
 	_fr_win=$WIN_FROM
 	[ "$_fr_ramp" -gt 0 ] && _fr_win=$_fr_ramp
@@ -134,10 +176,7 @@ fair_run() {
 			_fr_t=-1
 		fi
 		[ $_fr_t -lt 0 ] && break
-		for _fr_n in $_fr_names; do
-			echo "$_fr_t $_fr_n $(grp_bytes "$_fr_n") $(grp_time_ms "$_fr_n") $(cut -d' ' -f1 /proc/uptime)" \
-				>> "$ODIR/$_fr_tag.samples"
-		done
+		fair_sample "$_fr_t" "$_fr_src" >> "$ODIR/$_fr_tag.samples"
 		sleep 1
 		_fr_t=$((_fr_t + 1))
 	done
