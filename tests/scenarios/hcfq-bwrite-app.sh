@@ -2,7 +2,10 @@
 # budget: 300
 # results: ext4-fio-none ext4-fio-hcfq ext4-dirty-none ext4-dirty-hcfq ext4-app ext4-tput dmesg
 # hcfq-bwrite for `make check`: writers' shares, throughput and dirty
-# limits to ext4 files, with a 10 s ramp and 20 s judged.  Left to
+# limits to ext4 files, with a 20 s ramp and 40 s judged, as issue 13's
+# test asks.  With 10 + 20 s the shares were 0.7 to 5.1 points off in
+# seven boots and hcfq's throughput 0.81 to 1.30 x none's: a 20 s window
+# holds only about two drains of the 32 MiB dirty pool.  Left to
 # `make check-bwrite`'s full scenario: the device shares (on a single
 # bdi_writeback the flusher writes inodes in turn, so they follow the
 # weights only over windows far longer than the pool; see "Buffered
@@ -15,10 +18,11 @@
 # in two boots (14.5/31.8/53.7, 26.0/37.9/36.2), and hcfq moved 1.4 and
 # 1.9 x none's bytes, where on the normal kernel the two move about the
 # same (1.03-1.08 x): the debug kernel's writers move 1.2-2.2 MB/s
-# against 3.4-3.6, and why the pacing by weight does not hold there is
-# not known yet (issue 13). The rest (every fio exits 0, dirty limits
+# against 3.4-3.6. That kernel is CPU-bound under TCG (see
+# hcfq-seed000.sh: O_DIRECT readers there reach a quarter of the disk's
+# rate), so the writers cannot dirty at their paced rates. The rest (every fio exits 0, dirty limits
 # hold, throughput, no splat, and the boot's kmemleak scan) is judged.
-BW_RAMP=10 BW_RT=20 BW_DEV=0 BW_NOMEM=1 BW_TARGETS=ext4
+BW_RAMP=20 BW_RT=40 BW_DEV=0 BW_NOMEM=1 BW_TARGETS=ext4
 # the debug kernel judges no shares, so it runs 5 + 10 s
 [ "${VARIANT-}" = debug ] && BW_RAMP=5 BW_RT=10 &&
 	BW_APP_SKIP="debug kernel: shares reported, not judged (see hcfq-bwrite-app.sh)"
