@@ -29,6 +29,8 @@ WANT="g1:10 g3:30 g6:60"
 # same kernel code holds the shares on the normal kernel (hcfq-v1,
 # hcfq-v2).  Sampling there runs until every fio has exited.
 if [ "${VARIANT-}" = debug ]; then
+	# nothing judged by the shares: 10 s runs are enough for the rest
+	RT=${SEED000_RT:-10}
 	FAIR_UNTIL_DONE=1
 	S000_SKIP="debug kernel: CPU-bound under TCG, shares reported, not judged (see hcfq-seed000.sh)"
 fi
