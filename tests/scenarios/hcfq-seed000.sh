@@ -32,20 +32,8 @@ if [ "${VARIANT-}" = debug ]; then
 	# nothing judged by the shares: 10 s runs are enough for the rest
 	RT=${SEED000_RT:-10}
 	FAIR_UNTIL_DONE=1
-	S000_SKIP="debug kernel: CPU-bound under TCG, shares reported, not judged (see hcfq-seed000.sh)"
+	FAIR_SKIP="debug kernel: CPU-bound under TCG, shares reported, not judged (see hcfq-seed000.sh)"
 fi
-
-# s000_check NAME TAG FILE: fair_check against the weights, or on the
-# debug kernel the shares as a metric and a SKIP
-s000_check() {
-	if [ -z "${S000_SKIP-}" ]; then
-		fair_check "$1" "$2" "$3" "$WANT" "$TOL"
-		return
-	fi
-	_sc_r=$(fair_dev "$ODIR/$2.$3" "$WANT")
-	metric "$1" "src=$3" "maxdev=${_sc_r%% *}" "shares=${_sc_r#* }"
-	result "$1" SKIP "$S000_SKIP; $3 shares${_sc_r#* }, off by ${_sc_r%% *}"
-}
 
 fair_disk s000 hcfq submit_queues="$Q" ${SEED000_DISK-} || { result "$SCEN" FAIL "disk setup failed"; exit 0; }
 fair_groups hcfq "$W" || { result "$SCEN" FAIL "cgroup setup failed"; exit 0; }
@@ -53,8 +41,8 @@ fair_groups hcfq "$W" || { result "$SCEN" FAIL "cgroup setup failed"; exit 0; }
 for rw in read write; do
 	JOB="--rw=$rw --bs=8k --direct=1 --ioengine=psync --iodepth=1"
 	fair_run "$rw" "$RT" "g1:$JOB;g3:$JOB;g6:$JOB"
-	s000_check "$SCEN:$rw" "$rw" fio
-	s000_check "$SCEN:$rw-window" "$rw" win
+	fair_check "$SCEN:$rw" "$rw" fio "$WANT" "$TOL"
+	fair_check "$SCEN:$rw-window" "$rw" win "$WANT" "$TOL"
 	agree=$(fair_agree "$rw")
 	metric "$SCEN:$rw-stats" "fio_vs_kernel_maxpct=$agree"
 	if awk -v a="$agree" 'BEGIN { exit !(a <= 5) }'; then
@@ -63,7 +51,7 @@ for rw in read write; do
 		result "$SCEN:$rw-stats" FAIL "kernel byte counters differ from fio by $agree %"
 	fi
 	# disk time charged follows the weights too
-	s000_check "$SCEN:$rw-time" "$rw" time
+	fair_check "$SCEN:$rw-time" "$rw" time "$WANT" "$TOL"
 done
 nullb_destroy s000
 dmesg_check > /dev/null; check_rc "$SCEN:dmesg" $? "no kernel warnings"
