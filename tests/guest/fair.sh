@@ -36,7 +36,8 @@
 #   fair_total TAG       fio's bytes of all groups in run TAG
 #   fair_vs NAME TAG BASE MIN
 #       result NAME PASS if run TAG moved at least MIN x the bytes of run
-#       BASE (the same workload under another scheduler, same boot)
+#       BASE (the same workload under another scheduler, same boot);
+#       with FAIR_SKIP=WHY set, the ratio is reported (SKIP)
 #   fair_jobs NAME TAG "name ..." MIN [MEAN_BYTES]
 #       per-process fairness inside each listed group (fio without
 #       --group_reporting, one terse line per job): every job moved at
@@ -295,6 +296,10 @@ fair_vs() {
 	_fv_a=$(fair_total "$2") _fv_b=$(fair_total "$3")
 	_fv_r=$(awk -v a="$_fv_a" -v b="$_fv_b" 'BEGIN { printf "%.3f", b ? a / b : 0 }')
 	metric "$1" "bytes=$_fv_a" "base_bytes=$_fv_b" "ratio=$_fv_r" "min=$4"
+	if [ -n "${FAIR_SKIP-}" ]; then
+		result "$1" SKIP "$FAIR_SKIP; $2 moved $_fv_r x the bytes of $3"
+		return
+	fi
 	if awk -v r="$_fv_r" -v m="$4" 'BEGIN { exit !(r >= m) }'; then
 		result "$1" PASS "$2 moved $_fv_r x the bytes of $3 (>= $4)"
 	else

@@ -282,6 +282,15 @@ cg_hcfq_time() {
 	fi
 }
 
+# cg_hcfq_weight GROUP MAJ:MIN: the weight hcfq's own data for GROUP on
+# the disk hold (io.stat's hcfq.weight), or "-" on v1, which has no
+# per-device view of it
+cg_hcfq_weight() {
+	[ "$CGMODE" = v2 ] || { echo -; return; }
+	awk -v d="$2" '$1 == d { for (i = 2; i <= NF; i++) if ($i ~ /^hcfq\.weight=/) {
+		sub(/^hcfq\.weight=/, "", $i); print $i } }' "$(cg_path "$1")/io.stat"
+}
+
 # ---------------------------------------------------------------- numbers
 fio_bytes() {
 	awk -F';' '$1 == 3 { s += ($6 + $47) * 1024 } END { print s + 0 }' "$1"
