@@ -268,14 +268,39 @@ fair_check() {
 	case "$_fc_d" in [0-9]*) ;; *) _fc_d=100 _fc_r="100 (no data)" ;; esac
 	metric "$1" "src=$3" "maxdev=$_fc_d" "want=$(echo "$4" | tr ' ' ',')" "shares=${_fc_r#* }"
 	if [ -n "${FAIR_SKIP-}" ]; then
-		result "$1" SKIP "$FAIR_SKIP; $3 shares${_fc_r#* }, off by $_fc_d"
+		result "$1" SKIP "$FAIR_SKIP; $3 shares ${_fc_r#* }, off by $_fc_d"
 		return
 	fi
 	if awk -v d="$_fc_d" -v t="$5" 'BEGIN { exit !(d <= t) }' &&
 	   ! awk '$2 == 0 { z = 1 } END { exit !z }' "$ODIR/$2.$3"; then
-		result "$1" PASS "$3 shares${_fc_r#* } (want $4): off by $_fc_d <= $5 points"
+		result "$1" PASS "$3 shares ${_fc_r#* } (want $4): off by $_fc_d <= $5 points"
 	else
-		result "$1" FAIL "$3 shares${_fc_r#* } (want $4): off by $_fc_d > $5 points"
+		result "$1" FAIL "$3 shares ${_fc_r#* } (want $4): off by $_fc_d > $5 points"
+	fi
+}
+
+# fair_follows NAME TAG WANT: for a scheduler that is not ours (bfq),
+# judge that the weights reach it, not how closely it follows them: the
+# group with the smallest expected share gets the smallest share, and
+# the group with the largest gets at least twice that. Equal weights
+# (the weights lost) give a ratio near 1; bfq's own misses on the
+# emulated disk (23.3/25.0/51.8, 15.8/41.7/42.5 for 10/30/60) still
+# pass. The distance from WANT is reported.
+fair_follows() {
+	_ff_r=$(fair_dev "$ODIR/$2.fio" "$3")
+	metric "$1" "src=fio" "maxdev=${_ff_r%% *}" "want=$(echo "$3" | tr ' ' ',')" "shares=${_ff_r#* }"
+	if shares < "$ODIR/$2.fio" | awk -v spec="$3" '
+		BEGIN { n = split(spec, e, " "); for (i = 1; i <= n; i++) {
+			split(e[i], kv, ":"); w[kv[1]] = kv[2]
+			if (lo == "" || kv[2] < w[lo]) lo = kv[1]
+			if (hi == "" || kv[2] > w[hi]) hi = kv[1] } }
+		{ s[$1] = $2; seen++ }
+		END { if (seen != n || !(lo in s) || !(hi in s) || s[lo] <= 0) exit 1
+		      for (g in s) if (g != lo && s[g] <= s[lo]) exit 1
+		      exit !(s[hi] >= 2 * s[lo]) }'; then
+		result "$1" PASS "the weights reach it: fio shares ${_ff_r#* }, the smallest weight's least and the largest's >= 2 x it (${_ff_r%% *} points from $3)"
+	else
+		result "$1" FAIL "the weights do not reach it: fio shares ${_ff_r#* } (want $3's smallest the least, its largest >= 2 x that)"
 	fi
 }
 
