@@ -20,7 +20,7 @@
 # same (1.03-1.08 x): the debug kernel's writers move 1.2-2.2 MB/s
 # against 3.4-3.6. That kernel is CPU-bound under TCG (see
 # hcfq-seed000.sh: O_DIRECT readers there reach a quarter of the disk's
-# rate), so the writers cannot dirty at their paced rates; stop 27's CI
+# rate), so the writers cannot dirty at their paced rates; one CI
 # run gave hcfq 0.595 x none's bytes there. The rest (every fio exits 0,
 # dirty limits hold, no splat, and the boot's kmemleak scan) is judged.
 BW_RAMP=20 BW_RT=40 BW_DEV=0 BW_NOMEM=1 BW_TARGETS=ext4

@@ -33,7 +33,7 @@
 #   group data for the disk hold the weights (io.stat's hcfq.weight: 100
 #   and 900). The bytes are reported, not judged: this runs on the debug
 #   kernel only, which is CPU-bound under TCG (see hcfq-seed000.sh); g9
-#   got 1.24 x g1's bytes in stop 27's CI run, where the bound was 2 x;
+#   got 1.24 x g1's bytes in one CI run, where the bound was 2 x;
 # - drained: nothing is left queued or in the driver on either device;
 # - leaks: a kmemleak scan finds nothing new (the debug kernel).
 # biotrack allocates nothing at run time (its page_ext space is set up
