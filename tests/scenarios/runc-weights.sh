@@ -123,7 +123,7 @@ JSON
 round() {
 	_r=$1 _s=$2 _f=$3
 	if [ "$_s" = bfq ]; then set_sched "$DEV" bfq 128; else set_sched "$DEV" "$_s"; fi ||
-		{ result "$_r" FAIL "cannot select $_s"; return; }
+		{ result "$SCEN:$_r" FAIL "cannot select $_s"; return; }
 	rm -f "$B/start/go" "$B"/state/*
 	_pids='' _i=0
 	for _cw in c1:100 c3:300 c6:600; do
@@ -156,12 +156,12 @@ round() {
 			[ -r "$_p" ] && log "$_r $_c $_wf: $(tr '\n' ';' < "$_p")"
 		done
 	done
-	touch "$B/start/go"
 	# the kernel's bytes for each container, each second until a second
 	# before the first fio can end: the fio processes start up to a
 	# second apart, which whole-run bytes count
 	FAIR_SCHED=$_s
 	_src=$(fair_sources runc/c1 runc/c3 runc/c6 | sed 's,^n=runc/,n=,')
+	touch "$B/start/go"
 	_t0=$(cut -d' ' -f1 /proc/uptime) _t=0
 	: > "$ODIR/$_r.samples"
 	while awk -v s="$_t0" -v rt="$RT" '{ exit !($1 < s + rt - 1) }' /proc/uptime; do
