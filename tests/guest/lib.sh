@@ -35,7 +35,8 @@
 # cgroups (the io controller: v1 blkio hierarchy, v2 unified):
 #   cg_new NAME [PARENT]             create (v2: enables +io +memory, or
 #                                    $CG_CTRLS, in the parent's
-#                                    subtree_control); NAME unique
+#                                    subtree_control; +memory only if
+#                                    the kernel has it); NAME unique
 #   cg_path NAME                     absolute directory of the cgroup
 #   cg_rel NAME                      path relative to the hierarchy root
 #   cg_weight NAME SCHED W           weight in the file SCHED uses: hcfq:
@@ -229,7 +230,11 @@ cg_new() {
 	_p=$(cg_root)/$_rel
 	if [ "$CGMODE" = v2 ]; then
 		_par=$(dirname "$_p")
-		echo "${CG_CTRLS:-+io +memory}" > "$_par/cgroup.subtree_control" ||
+		_ctl=${CG_CTRLS:-+io +memory}
+		# cgroup_disable=memory leaves v2 without the memory controller
+		grep -qw memory "$_par/cgroup.controllers" ||
+			_ctl=$(echo "$_ctl" | sed 's/ *+memory//')
+		echo "$_ctl" > "$_par/cgroup.subtree_control" ||
 			{ log "cg_new: subtree_control in $_par failed"; return 1; }
 	fi
 	mkdir -p "$_p" || return 1
