@@ -13,9 +13,9 @@
 # whose shares missed by 12 to 15 points in 2 of 6 v1 runs, both times
 # with g6 short of its share.
 # On v2, make check runs it in a boot with cgroup_disable=memory, where
-# one bdi_writeback writes for all groups as on v1 (12.0/28.7/59.3 ...
-# in three boots), and runs hcfq alone: the throughput against none is
-# judged on v1. With the memory controller (and so on any v2 with io:
+# one bdi_writeback writes for all groups as on v1 (0.2 to 2.0 points
+# off in six boots), and runs hcfq alone: the throughput against none
+# is judged on v1. With the memory controller (and so on any v2 with io:
 # see hcfq-bwrite.sh) each group has its wb, upstream's cgroup
 # writeback throttles each by its own writeout, and the shares missed
 # by 3.1 to 8.8 points in 8 boots, with g1 short (BENCHMARKS.md).
