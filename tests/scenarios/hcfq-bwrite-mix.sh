@@ -19,15 +19,15 @@
 #              sleeps holding the file's i_rwsem, and the other waits
 # MIX_PARTS picks the parts (default "fsync starve shared").
 # fsync-p99's reference, none's p99, depends on what ran before in the
-# boot. In make check, after hcfq-bwrite-app, it was 38 to 54 ms; in a
-# boot of its own 0.3 to 2.6 s (9 boots), and still 1.0 s with the
-# stream started 10 s ahead, while hcfq's p99 stayed at 69 to 71 ms
-# throughout. So make check's order is the strict case. (Not traced; a
+# boot. After hcfq-bwrite-app, as in make check, it was 38 and 49 ms in
+# two v1 boots (54 in one v2 boot without memcg); in a boot of its own
+# 0.3 to 2.6 s (9 boots), and still 1.0 s with the stream started 10 s
+# ahead, while hcfq's p99 stayed at 69 to 71 ms throughout. So make check's order is the strict case. (Not traced; a
 # likely cause is the global writeout fractions that wb_thresh follows,
 # which the earlier scenario's disk still held.)
 # starve-share: 0.8 % in the 4 boots since ext4_fresh; 0.9 and 8.0 %
 # before, when mkfs zeroed the journal and inode tables through the
-# page cache (88 MiB of the disk's own writeback first).
+# page cache (18 s of the disk's own writeback first).
 # On v2 with the memory controller (which io brings along: see
 # hcfq-bwrite.sh), cgroup writeback charges a file's writeback to one
 # owner, so "shared" cannot hold there; plan.bwrite runs this on v2 in a
