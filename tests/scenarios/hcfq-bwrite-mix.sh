@@ -19,13 +19,17 @@
 #              sleeps holding the file's i_rwsem, and the other waits
 # MIX_PARTS picks the parts (default "fsync starve shared").
 # fsync-p99's reference, none's p99, depends on what ran before in the
-# boot. After hcfq-bwrite-app, as in make check, it was 38 and 49 ms in
-# two v1 boots (54 in one v2 boot without memcg); in a boot of its own
-# 0.3 to 2.6 s (9 boots), and still 1.0 s with the stream started 10 s
-# ahead, while hcfq's p99 stayed at 69 to 71 ms throughout. So make check's order is the strict case. (Not traced; a
-# likely cause is the global writeout fractions that wb_thresh follows,
-# which the earlier scenario's disk still held.)
-# starve-share: 0.8 % in the 4 boots since ext4_fresh; 0.9 and 8.0 %
+# boot. After hcfq-bwrite-app, as in make check, it was 38, 43 and 49 ms
+# in three v1 boots (54 in one v2 boot without memcg); in a boot of its
+# own 0.3 to 2.6 s (9 boots), and still 1.0 s with the stream started
+# 10 s ahead, while hcfq's p99 stayed at 69 to 73 ms throughout. So make
+# check's order is the strict case. The state is global, not the
+# disk's: 40 s of buffered writes to another disk, removed before this
+# scenario began, gave none 40 and 53 ms in boots of its own (2 boots).
+# Most likely the global writeout fractions that wb_thresh follows: the
+# removed disk's share keeps the new one's wb_thresh, and so the
+# stream's part of the pool, small for a while.
+# starve-share: 0.8 % in the 5 boots since ext4_fresh; 0.9 and 8.0 %
 # before, when mkfs zeroed the journal and inode tables through the
 # page cache (18 s of the disk's own writeback first).
 # On v2 with the memory controller (which io brings along: see
