@@ -130,19 +130,6 @@ log() {
 	echo "[$SCEN] $*" > /dev/console
 }
 
-# ---------------------------------------------------------------- ext4
-# ext4_fresh DEV MNT: a new ext4 on DEV, mounted on MNT. Nothing is
-# zeroed: not by mkfs (lazy_itable_init and lazy_journal_init; zeroing
-# the journal took about 10 s and the inode tables 8 more on the 1.5 GB
-# disk of hcfq-bwrite), and not after the mount (noinit_itable keeps the
-# ext4lazyinit thread, and its I/O, out of the measurement). The journal
-# keeps mkfs's default size, as a user's ext4 would. Its old blocks are
-# never replayed: the new journal's superblock says it is clean.
-ext4_fresh() {
-	mkfs.ext4 -q -F -E lazy_itable_init=1,lazy_journal_init=1,nodiscard "$1" &&
-		mount -t ext4 -o noinit_itable "$1" "$2"
-}
-
 # ---------------------------------------------------------------- null_blk
 dev_majmin() {
 	cat "/sys/block/$(basename "$1")/dev"

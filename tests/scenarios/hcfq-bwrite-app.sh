@@ -34,9 +34,9 @@ BW_RAMP=20 BW_RT=40 BW_DEV=0 BW_TARGETS=ext4
 # the debug kernel judges no shares and no throughput, so it runs hcfq
 # alone for 5 + 10 s (with none as well it took 196 s). Its writers
 # dirty slower than the disk writes, so its pool stays under the
-# free-run point, where balance_dirty_pages() paces nobody: 2 of 63
-# samples above it with ext4_fresh (shares 33.1/33.1/33.8), 0 of 59 with
-# the old zeroing mkfs (27.5/35.9/36.6). So this run gives hcfq's pacing
+# free-run point, where balance_dirty_pages() paces nobody: 0 of 59
+# samples above it (shares 27.5/35.9/36.6), and 2 of 63 with a mkfs
+# that zeroes nothing (33.1/33.1/33.8). So this run gives hcfq's pacing
 # path little KASAN and lockdep time. A 4 MiB pool put 15 of 69 samples
 # over it, but peaked at 4236 kB against the dirty check's 4505: not
 # taken without more boots.
