@@ -34,8 +34,8 @@
 # stream's part of the pool, small for a while; a pool that small lets
 # none's fsyncs through in 31 to 49 ms. So this check leans on make
 # check's order, and it needs a reference that does not: open.
-# starve-share: 0.8 to 1.7 % with mkfs not zeroing (7 boots); 0.9 and
-# 8.0 % with it.
+# starve-share: 0.8 to 1.7 % with mkfs not zeroing (9 boots); 0.9, 8.0
+# and 1.3 % with it.
 # On v2 with the memory controller (which io brings along: see
 # hcfq-bwrite.sh), cgroup writeback charges a file's writeback to one
 # owner, so "shared" cannot hold there; plan.bwrite runs this on v2 in a
