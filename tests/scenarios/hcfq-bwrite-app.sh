@@ -33,13 +33,9 @@ BW_RAMP=20 BW_RT=40 BW_DEV=0 BW_TARGETS=ext4
 [ "$CGMODE" = v2 ] && BW_SCHEDS=hcfq
 # the debug kernel judges no shares and no throughput, so it runs hcfq
 # alone for 5 + 10 s (with none as well it took 196 s). Its writers
-# dirty slower than the disk writes, so its pool stays under the
-# free-run point, where balance_dirty_pages() paces nobody: 0 of 59
-# samples above it (shares 27.5/35.9/36.6), and 2 of 63 with a mkfs
-# that zeroes nothing (33.1/33.1/33.8). So this run gives hcfq's pacing
-# path little KASAN and lockdep time. A 4 MiB pool put 15 of 69 samples
-# over it, but peaked at 4236 kB against the dirty check's 4505: not
-# taken without more boots.
+# dirty slower than the disk writes, so the pool stays under the
+# free-run point and hcfq's pacing path gets little KASAN and lockdep
+# time here (BENCHMARKS.md, "fsync-p99's reference").
 [ "${VARIANT-}" = debug ] && BW_RAMP=5 BW_RT=10 BW_SCHEDS=hcfq &&
 	BW_APP_SKIP="debug kernel: reported, not judged (see hcfq-bwrite-app.sh)"
 export BW_RAMP BW_RT BW_DEV BW_TARGETS BW_APP_SKIP BW_SCHEDS

@@ -18,24 +18,12 @@
 #              points of 25/75, which do not hold yet: a paced writer
 #              sleeps holding the file's i_rwsem, and the other waits
 # MIX_PARTS picks the parts (default "fsync starve shared").
-# fsync-p99's reference, none's p99, depends on global writeback state
-# left by what ran before in the boot. hcfq's p99 was 69 to 73 ms in
-# every run below; none's:
-# - after hcfq-bwrite-app, both zeroing their mkfs as now (make check):
-#   49 ms in the 969665a rehearsal, 50 ms in a boot of the two;
-# - in a boot of its own: 0.3 to 2.6 s (9 boots), 1.0 s with the stream
-#   started 10 s ahead (3), and 40 and 53 ms after 40 s of buffered
-#   writes to another disk that was removed before the scenario (2);
-# - with both scenarios' mkfs made not to zero (tried and dropped, for
-#   this): 38, 43, 49, 31 and 83 ms, and 39 and 34 ms with only the
-#   fsync part's mkfs zeroing. The bound failed at 31 and 34 ms.
-# Most likely the global writeout fractions that wb_thresh follows: a
-# removed disk's share keeps the new one's wb_thresh, and so the
-# stream's part of the pool, small for a while; a pool that small lets
-# none's fsyncs through in 31 to 49 ms. So this check leans on make
-# check's order, and it needs a reference that does not: open.
-# starve-share: 0.8 to 1.7 % with mkfs not zeroing (9 boots); 0.9, 8.0
-# and 1.3 % with it.
+# fsync-p99's reference, none's p99, follows global writeback state
+# that the scenario before leaves: 49 and 50 ms after hcfq-bwrite-app as
+# in make check, 0.3 to 2.6 s in a boot of its own, and 31 ms (a
+# failure) after a hcfq-bwrite-app whose mkfs zeroed nothing. So this
+# check leans on make check's order (BENCHMARKS.md, "fsync-p99's
+# reference"); the zeroing mkfs below stays for it.
 # On v2 with the memory controller (which io brings along: see
 # hcfq-bwrite.sh), cgroup writeback charges a file's writeback to one
 # owner, so "shared" cannot hold there; plan.bwrite runs this on v2 in a
@@ -55,9 +43,7 @@ fair_groups hcfq "hi:1000 lo:100 w10:10 w1000:1000 s1:100 s3:300" ||
 dirty_limits $((DIRTY / 2)) "$DIRTY"
 mkdir -p "$MNT"
 
-# $1: scheduler; a fresh ext4 on the disk, mounted on $MNT. mkfs zeroes
-# the journal and inode tables through the page cache, 18 s of this
-# disk's writeback: see fsync-p99 above for why it stays
+# $1: scheduler; a fresh ext4 on the disk, mounted on $MNT
 mix_fs() {
 	set_sched "$DEV" "$1" && FAIR_SCHED=$1 &&
 		mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$DEV" &&
