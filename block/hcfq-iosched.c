@@ -1108,7 +1108,8 @@ static void hcfq_insert_request(struct hcfq_data *hd, struct request *rq,
 
 	lockdep_assert_held(&hd->lock);
 
-	if (blk_mq_sched_try_insert_merge(q, rq, free))
+	/* only a queued request is hashed: with none, skip the lookup */
+	if (hd->nr_queued && blk_mq_sched_try_insert_merge(q, rq, free))
 		return;
 	/* with an elevator, blk-mq leaves the insert event to it */
 	trace_block_rq_insert(rq);
@@ -1311,15 +1312,22 @@ static bool hcfq_group_light(struct hcfq_data *hd, struct hcfq_group *hg)
 		hcfq_tag_waiters(hd) > avail;
 }
 
-/* Is the request (of @bio, for @hg) for the queue being served? */
+/*
+ * Is the request (of @bio, for @hg) for the queue being served?  A sync
+ * request goes to its process's queue unless it is a proxy's
+ * (hcfq_bio_proxy()), and only one of admit_ioc and admit_group is set:
+ * so the proxy test, the costlier one, runs only when it decides.
+ */
 static bool hcfq_admit_all(struct hcfq_data *hd, struct hcfq_group *hg,
 			   bool sync, struct bio *bio)
 {
 	struct io_context *ioc = current->io_context;
 
-	if (sync && !hcfq_bio_proxy(bio))
-		return ioc && ioc == READ_ONCE(hd->admit_ioc);
-	return hg == READ_ONCE(hd->admit_group);
+	if (!sync)
+		return hg == READ_ONCE(hd->admit_group);
+	if (ioc && ioc == READ_ONCE(hd->admit_ioc))
+		return !hcfq_bio_proxy(bio);
+	return hg == READ_ONCE(hd->admit_group) && hcfq_bio_proxy(bio);
 }
 
 /**
@@ -1532,7 +1540,8 @@ static void hcfq_requeue_request(struct request *rq)
  * Return: true if @bio was merged into a queued request (as far as
  * hcfq_allow_merge() permits).
  *
- * Context: submission, in process context; takes hd->lock.
+ * Context: submission, in process context; takes hd->lock when a
+ * request is queued in hcfq.
  */
 static bool hcfq_bio_merge(struct request_queue *q, struct bio *bio,
 			   unsigned int nr_segs)
@@ -1541,6 +1550,13 @@ static bool hcfq_bio_merge(struct request_queue *q, struct bio *bio,
 	struct request *free = NULL;
 	bool ret;
 
+	/*
+	 * Nothing queued, nothing to merge into: the common case of a disk
+	 * that keeps up, which then does not take hd->lock here.  A request
+	 * queued meanwhile only misses this merge.
+	 */
+	if (!READ_ONCE(hd->nr_queued))
+		return false;
 	spin_lock_irq(&hd->lock);
 	ret = blk_mq_sched_try_merge(q, bio, nr_segs, &free);
 	spin_unlock_irq(&hd->lock);
