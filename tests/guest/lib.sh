@@ -130,6 +130,17 @@ log() {
 	echo "[$SCEN] $*" > /dev/console
 }
 
+# ---------------------------------------------------------------- ext4
+# ext4_new DEV MNT: a new ext4 on DEV, mounted on MNT. mkfs zeroes the
+# journal and the inode tables now, through the page cache (17 to 18 s
+# on hcfq-bwrite's disk), so that no lazy init runs in a measurement;
+# hcfq-bwrite-mix's fsync-p99 also leans on the writeback this leaves
+# behind (BENCHMARKS.md, "fsync-p99's reference").
+ext4_new() {
+	mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$1" &&
+		mount -t ext4 "$1" "$2"
+}
+
 # ---------------------------------------------------------------- null_blk
 dev_majmin() {
 	cat "/sys/block/$(basename "$1")/dev"

@@ -23,7 +23,7 @@
 # in make check, 0.3 to 2.6 s in a boot of its own, and 31 ms (a
 # failure) after a hcfq-bwrite-app whose mkfs zeroed nothing. So this
 # check leans on make check's order (BENCHMARKS.md, "fsync-p99's
-# reference"); the zeroing mkfs below stays for it.
+# reference"); ext4_new (lib.sh) zeroes for it.
 # On v2 with the memory controller (which io brings along: see
 # hcfq-bwrite.sh), cgroup writeback charges a file's writeback to one
 # owner, so "shared" cannot hold there; plan.bwrite runs this on v2 in a
@@ -45,9 +45,7 @@ mkdir -p "$MNT"
 
 # $1: scheduler; a fresh ext4 on the disk, mounted on $MNT
 mix_fs() {
-	set_sched "$DEV" "$1" && FAIR_SCHED=$1 &&
-		mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$DEV" &&
-		mount -t ext4 "$DEV" "$MNT"
+	set_sched "$DEV" "$1" && FAIR_SCHED=$1 && ext4_new "$DEV" "$MNT"
 }
 
 # p99 of fsync latency (us) in fio's JSON output $1

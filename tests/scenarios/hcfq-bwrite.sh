@@ -63,8 +63,7 @@ for target in ${BW_TARGETS:-ext4 raw}; do
 		FAIR_SCHED=$s
 		unset FAIR_DIR
 		if [ "$target" = ext4 ]; then
-			mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$DEV" &&
-				mount -t ext4 "$DEV" "$MNT" ||
+			ext4_new "$DEV" "$MNT" ||
 				{ result "$SCEN:$target" FAIL "mkfs/mount failed"; continue 2; }
 			FAIR_DIR=$MNT
 		fi
