@@ -7,7 +7,9 @@
 # 1. unpack /usr/src/linux-source-6.12.tar.xz into build/src/linux (once;
 #    again only when the tarball changes), version in build/src/VERSION
 # 2. apply series/patches/ with quilt; when the series changes, pop back to
-#    the first changed patch and push again (no re-unpack)
+#    the first changed patch and push again (no re-unpack). A patch whose
+#    hunks are all on the repo's new files (patches/new-files/) has
+#    nothing for quilt and is skipped: step 3 brings those files whole
 # 3. copy the repo's block/ include/ Documentation/ files to the same paths
 #    in the tree, only when their content differs (keeps mtimes)
 # 4. config: tinyconfig + merge_config.sh -m kernel-config.hcfq kernel-config
@@ -34,7 +36,7 @@ while (($#)); do
 	case $1 in
 	--debug) VARIANT=debug; FRAGS+=("$REPO/kernel-config.debug") ;;
 	--prepare-only) PREPARE_ONLY=1 ;;
-	-h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,20p' "$0"; exit 0 ;;
 	*) echo "build-kernel: unknown argument $1" >&2; exit 2 ;;
 	esac
 	shift
@@ -53,8 +55,20 @@ mkdir -p "$SRCDIR"
 exec 9>"$SRCDIR/.lock"
 flock 9
 
+# quilt sees the series without the patches that have no hunk here: those
+# whose changes are all to files the repo carries whole (their hunks are
+# in patches/new-files/, for tools/export-series.sh), which quilt cannot
+# push.  A name with no file stays, for the check below.
 export QUILT_PATCHES=$REPO/patches
-export QUILT_SERIES=$REPO/series
+export QUILT_SERIES=$SRCDIR/quilt.series
+sed -e 's/#.*//' -e 's/[[:space:]].*//' -e '/^$/d' "$REPO/series" | while read -r name; do
+	[[ -f $QUILT_PATCHES/$name ]] && ! grep -q '^diff --git ' "$QUILT_PATCHES/$name" ||
+		echo "$name"
+done >"$QUILT_SERIES"
+# quilt records the series' path at the first push, and that record wins
+# over QUILT_SERIES: a tree first patched with the repo's series file
+# must be pointed at this one
+[[ ! -f $TREE/.pc/.quilt_series ]] || echo "$QUILT_SERIES" >"$TREE/.pc/.quilt_series"
 export QUILT_PC=.pc
 quilt() { command quilt --quiltrc=/dev/null "$@"; }
 

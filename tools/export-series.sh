@@ -15,7 +15,10 @@
 #    Documentation/ in the repo must be listed there, each new .rst must
 #    be in its directory's index.rst by then), and commit with the
 #    patch's From:, Subject: and message (Signed-off-by included); the
-#    new files are taken from the working tree, as build-kernel.sh does
+#    new files are taken from the working tree, as build-kernel.sh does,
+#    less the hunks that later patches make to them, which are in
+#    patches/new-files/<the later patch's name> and which that patch
+#    then applies (a patch may have only those)
 # 3. git format-patch --cover-letter -o build/series/; the cover letter's
 #    subject and body come from tools/cover-letter.txt (its first
 #    paragraph is the subject; @KERNELVERSION@ and @PACKAGE@ are filled in)
@@ -54,7 +57,7 @@ CHECK=0
 while (($#)); do
 	case $1 in
 	--check) CHECK=1 ;;
-	-h|--help) sed -n '2,41p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,44p' "$0"; exit 0 ;;
 	*) echo "export-series: unknown argument $1" >&2; exit 2 ;;
 	esac
 	shift
@@ -144,6 +147,34 @@ done <<<"$repo_files"
 ((${#unlisted[@]} == 0)) ||
 	die "not in NEW_FILES (say which patch adds them, in $0): ${unlisted[*]}"
 
+# ---------------------------------------------------------------- hunks on new files
+# patches/new-files/NAME holds the hunks that patch NAME makes to files an
+# earlier patch of the series adds (the KUnit include in hcfq-iosched.c,
+# say). build-kernel.sh never applies them: the repo's files are the
+# state after the whole series. Here, a new file goes in as the repo has
+# it with the later patches' hunks taken back out (git apply -R, latest
+# first), and each patch then applies its own.
+declare -A PATCH_IDX=() LATER_HUNKS=()
+for i in "${!PATCHES[@]}"; do PATCH_IDX[${PATCHES[$i]}]=$i; done
+for c in "$REPO"/patches/new-files/*; do
+	[[ -e $c ]] || continue
+	[[ -n ${PATCH_IDX[${c##*/}]-} ]] ||
+		die "patches/new-files/${c##*/} belongs to no patch of series"
+done
+for i in "${!PATCHES[@]}"; do
+	c=$REPO/patches/new-files/${PATCHES[$i]}
+	[[ -f $c ]] || continue
+	mapfile -t touched < <(sed -n -E 's|^diff --git a/([^ ]*) b/.*|\1|p' "$c")
+	((${#touched[@]})) || die "patches/new-files/${PATCHES[$i]} has no diff --git hunk"
+	for nf in "${touched[@]}"; do
+		[[ -n ${FILE_PATCH[$nf]-} ]] ||
+			die "patches/new-files/${PATCHES[$i]} touches $nf, which the series does not add"
+		((PATCH_IDX[${FILE_PATCH[$nf]}] < i)) ||
+			die "patches/new-files/${PATCHES[$i]} touches $nf before ${FILE_PATCH[$nf]} adds it"
+		LATER_HUNKS[$nf]+=" $i"
+	done
+done
+
 # ---------------------------------------------------------------- locks
 mkdir -p "$WORK"
 exec 8>"$WORK/.lock"
@@ -221,7 +252,8 @@ for p in "${PATCHES[@]}"; do
 	fi
 	[[ -n $first_author ]] || first_author=$author
 
-	if ! out=$(tgit apply --index "$f" 2>&1); then
+	# a patch whose hunks are all on new files has none here
+	if grep -q '^diff --git ' "$f" && ! out=$(tgit apply --index "$f" 2>&1); then
 		echo "$out" >&2
 		log "$p FAILED to apply"
 		FAIL=$((FAIL + 1))
@@ -234,11 +266,27 @@ for p in "${PATCHES[@]}"; do
 		[[ ! -e $T/$nf ]] || die "$nf (new in $p) exists in the tree already"
 		mkdir -p "$(dirname "$T/$nf")"
 		cp "$REPO/$nf" "$T/$nf"
+		# take out what later patches add to it, the last one first
+		for j in $(tr ' ' '\n' <<<"${LATER_HUNKS[$nf]-}" | sort -rn); do
+			c=$REPO/patches/new-files/${PATCHES[$j]}
+			if ! out=$(tgit apply -R --include="$nf" "$c" 2>&1); then
+				echo "$out" >&2
+				die "$nf: the hunks of patches/new-files/${PATCHES[$j]} do not come out of the repo's file (refresh them)"
+			fi
+		done
 		added+=("$nf")
 	done
 	if ((${#added[@]})); then
 		mapfile -t added < <(printf '%s\n' "${added[@]}" | sort)
 		tgit add -f -- "${added[@]}"
+	fi
+	c=$REPO/patches/new-files/$p
+	if [[ -f $c ]] && ! out=$(tgit apply --index "$c" 2>&1); then
+		echo "$out" >&2
+		log "patches/new-files/$p FAILED to apply"
+		FAIL=$((FAIL + 1))
+		summary
+		exit 1
 	fi
 	# a new document has to be in its directory's toctree by now
 	for nf in "${added[@]}"; do
@@ -253,6 +301,13 @@ for p in "${PATCHES[@]}"; do
 		tgit commit -q --no-verify --cleanup=verbatim -F -
 	log "$p: applied${added[*]:+, added ${added[*]}}"
 	PASS=$((PASS + 1))
+done
+
+# the last patch leaves every new file as the repo has it (what
+# build-kernel.sh builds)
+for nf in "${!FILE_PATCH[@]}"; do
+	cmp -s "$REPO/$nf" "$T/$nf" ||
+		die "$nf after the series differs from the repo's (patches/new-files/ out of date?)"
 done
 
 # ---------------------------------------------------------------- format-patch
