@@ -18,7 +18,7 @@
 #    new files are taken from the working tree, as build-kernel.sh does,
 #    less the hunks that later patches make to them, which are in
 #    patches/new-files/<the later patch's name> and which that patch
-#    then applies (a patch may have only those)
+#    then applies (a patch may have only those: the debugfs one)
 # 3. git format-patch --cover-letter -o build/series/; the cover letter's
 #    subject and body come from tools/cover-letter.txt (its first
 #    paragraph is the subject; @KERNELVERSION@ and @PACKAGE@ are filled in)
@@ -73,9 +73,11 @@ fi
 declare -A NEW_FILES=(
 	[block-add-hcfq-a-hierarchical-proportional-I-O-scheduler.patch]="
 		block/hcfq-iosched.c block/hcfq-iosched.h block/hcfq-cgroup.c
-		block/hcfq-test.c Documentation/block/hcfq-iosched.rst"
-	[block-mm-biotrack-charge-writeback-to-the-dirtier.patch]="
-		block/blk-biotrack.c include/linux/biotrack.h
+		Documentation/block/hcfq-iosched.rst"
+	[block-hcfq-add-KUnit-tests-of-its-pure-logic.patch]="block/hcfq-test.c"
+	[mm-block-add-biotrack-record-which-cgroup-dirtied-each-page.patch]="
+		block/blk-biotrack.c include/linux/biotrack.h"
+	[block-biotrack-charge-writeback-to-the-cgroup-that-dirtied-it.patch]="
 		Documentation/admin-guide/blockdev/biotrack.rst"
 )
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 # budget: 180
 # results: g1-charged g1-not-more root-not-g1 dmesg
-# biotrack (patches/0007): writeback is charged to the cgroup that dirtied
+# biotrack (patches/0009, 0010): writeback is charged to the cgroup that dirtied
 # the pages, whoever writes it back. ext4 on a QD1 null_blk under hcfq;
 # each case dirties 8 MiB with a buffered dd and then runs sync from the
 # root cgroup, so the bios come from the flusher or from sync, i.e. the
