@@ -4,7 +4,7 @@ SHELL := /bin/bash
 
 .PHONY: all deps kernel kernel-debug initramfs blkshare blkshare-check kunit \
 	test check check-latency check-admission check-bwrite check-devices demo bench \
-	export check-series-quick check-series check-upstream check-docs deb clean distclean
+	export check-series-quick check-series check-upstream check-docs htmldocs deb clean distclean
 
 all: check
 
@@ -92,9 +92,16 @@ deb:
 check-docs:
 	tools/check-docs.sh
 
+# the kernel's Sphinx build (make htmldocs) of the series' documentation
+# directories, at the base and after the series: no new warning
+# (HTMLDOCS_DIRS=. for the whole book; not part of make check)
+htmldocs:
+	tools/htmldocs.sh
+
 clean:
 	rm -rf build/obj-* build/cfg-* build/results build/initramfs* build/kunit \
-		build/kunit-results build/check build/check-series build/deb build/deb.export.log build/demo build/series
+		build/kunit-results build/check build/check-series build/deb build/deb.export.log build/demo build/series \
+		build/htmldocs
 	@if [ -f tools/blkshare/Makefile ]; then $(MAKE) -C tools/blkshare clean; fi
 
 # also the unpacked source trees (patched, and export's pristine one)

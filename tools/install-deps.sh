@@ -20,6 +20,12 @@ if [[ ${1-} == --deb ]]; then
 	PKGS+=(dpkg-dev debhelper rsync linux-config-6.12)
 fi
 
+# --docs, for make htmldocs (tools/htmldocs.sh runs it): Sphinx, which the
+# kernel's documentation build uses with its default theme
+if [[ ${1-} == --docs ]]; then
+	PKGS+=(python3-sphinx)
+fi
+
 missing=()
 for p in "${PKGS[@]}"; do
 	st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
