@@ -273,7 +273,7 @@ for p in "${PATCHES[@]}"; do
 			c=$REPO/patches/new-files/${PATCHES[$j]}
 			if ! out=$(tgit apply -R --include="$nf" "$c" 2>&1); then
 				echo "$out" >&2
-				die "$nf: the hunks of patches/new-files/${PATCHES[$j]} do not come out of the repo's file (refresh them)"
+				die "$nf: the hunks of patches/new-files/${PATCHES[$j]} do not come out of the repo's file: run tools/refresh-new-files.sh"
 			fi
 		done
 		added+=("$nf")
