@@ -1988,11 +1988,13 @@ static int hcfq_active_show(void *data, struct seq_file *m)
 {
 	struct request_queue *q = data;
 	struct hcfq_data *hd = q->elevator->elevator_data;
-	u64 now = ktime_get_ns();
 	struct hcfq_queue *hq;
 	unsigned int class;
+	u64 now;
 
 	spin_lock_irq(&hd->lock);
+	/* after the lock: a slice that starts meanwhile must not be ahead */
+	now = ktime_get_ns();
 	hq = hd->active;
 	if (!hq) {
 		seq_puts(m, "none\n");
