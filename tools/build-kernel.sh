@@ -36,7 +36,7 @@ while (($#)); do
 	case $1 in
 	--debug) VARIANT=debug; FRAGS+=("$REPO/kernel-config.debug") ;;
 	--prepare-only) PREPARE_ONLY=1 ;;
-	-h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,21p' "$0"; exit 0 ;;
 	*) echo "build-kernel: unknown argument $1" >&2; exit 2 ;;
 	esac
 	shift
@@ -55,14 +55,14 @@ mkdir -p "$SRCDIR"
 exec 9>"$SRCDIR/.lock"
 flock 9
 
-# quilt sees the series without the patches that have no hunk here: those
+# quilt sees the series without the patches that have no hunk (no @@): those
 # whose changes are all to files the repo carries whole (their hunks are
 # in patches/new-files/, for tools/export-series.sh), which quilt cannot
 # push.  A name with no file stays, for the check below.
 export QUILT_PATCHES=$REPO/patches
 export QUILT_SERIES=$SRCDIR/quilt.series
 sed -e 's/#.*//' -e 's/[[:space:]].*//' -e '/^$/d' "$REPO/series" | while read -r name; do
-	[[ -f $QUILT_PATCHES/$name ]] && ! grep -q '^diff --git ' "$QUILT_PATCHES/$name" ||
+	[[ -f $QUILT_PATCHES/$name ]] && ! grep -q '^@@ ' "$QUILT_PATCHES/$name" ||
 		echo "$name"
 done >"$QUILT_SERIES"
 # quilt records the series' path at the first push, and that record wins

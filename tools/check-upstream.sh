@@ -31,7 +31,8 @@ if [[ -z $tarball ]]; then
 		die "cannot fetch $MIRROR's source index (set UPSTREAM_TARBALL=FILE)"
 	# awk reads to the end: an early exit would kill xz with SIGPIPE, and
 	# pipefail would then end the script without a word
-	dir=$(xz -dc "$D/Sources.xz" | awk '/^Package: linux-6.12$/ { p = 1 } p && !d && /^Directory:/ { d = $2 } END { print d }')
+	dir=$(xz -dc "$D/Sources.xz" | awk '/^Package: linux-6.12$/ { p = 1 } p && !d && /^Directory:/ { d = $2 } END { print d }') ||
+		die "cannot read $D/Sources.xz"
 	[[ -n $dir ]] || die "no linux-6.12 source package in $MIRROR"
 	for f in $(xz -dc "$D/Sources.xz" | grep -oE 'linux-6\.12_6\.12\.[0-9]+\.orig\.tar\.xz' | sort -uV -r); do
 		if curl -fsS "$MIRROR/$dir/$f" -o "$D/$f.part"; then

@@ -255,7 +255,7 @@ for p in "${PATCHES[@]}"; do
 	[[ -n $first_author ]] || first_author=$author
 
 	# a patch whose hunks are all on new files has none here
-	if grep -q '^diff --git ' "$f" && ! out=$(tgit apply --index "$f" 2>&1); then
+	if grep -q '^@@ ' "$f" && ! out=$(tgit apply --index "$f" 2>&1); then
 		echo "$out" >&2
 		log "$p FAILED to apply"
 		FAIL=$((FAIL + 1))
@@ -269,7 +269,7 @@ for p in "${PATCHES[@]}"; do
 		mkdir -p "$(dirname "$T/$nf")"
 		cp "$REPO/$nf" "$T/$nf"
 		# take out what later patches add to it, the last one first
-		for j in $(tr ' ' '\n' <<<"${LATER_HUNKS[$nf]-}" | sort -rn); do
+		for j in $(tr ' ' '\n' <<<"${LATER_HUNKS[$nf]-}" | sort -rnu); do
 			c=$REPO/patches/new-files/${PATCHES[$j]}
 			if ! out=$(tgit apply -R --include="$nf" "$c" 2>&1); then
 				echo "$out" >&2

@@ -25,7 +25,7 @@
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
-T=$REPO/build/export-tmp/linux
+T=${EXPORT_WORK:-$REPO/build/export-tmp}/linux
 D=$REPO/build/htmldocs
 DIRS=${HTMLDOCS_DIRS:-admin-guide block}
 PASS=0

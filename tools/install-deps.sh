@@ -21,9 +21,10 @@ if [[ ${1-} == --deb ]]; then
 fi
 
 # --docs, for make htmldocs (tools/htmldocs.sh runs it): Sphinx, which the
-# kernel's documentation build uses with its default theme
+# kernel's documentation build uses with its default theme, and PyYAML,
+# which its netlink spec pages (tools/net/ynl) need
 if [[ ${1-} == --docs ]]; then
-	PKGS+=(python3-sphinx)
+	PKGS+=(python3-sphinx python3-yaml)
 fi
 
 missing=()

@@ -55,7 +55,9 @@ for f in "${FILES[@]}"; do
 	# the patches that change f, in series order
 	mine=()
 	for p in "${NAMES[@]}"; do
-		git show "$REV:patches/new-files/$p" | grep -qxF "diff --git a/$f b/$f" && mine+=("$p")
+		# a file, not a pipe: grep -q could end before git show does
+		git show "$REV:patches/new-files/$p" >"$W/hunks"
+		grep -qxF "diff --git a/$f b/$f" "$W/hunks" && mine+=("$p")
 	done
 	k=${#mine[@]}
 	if git show "$REV:$f" | cmp -s - "$f"; then
@@ -86,9 +88,10 @@ for f in "${FILES[@]}"; do
 	n=$((n + 1))
 done
 
-# each patch's file: its parts in the order of FILES
+# each patch's file: its parts in the order of FILES, all made before any
+# is written, so that a failure leaves patches/new-files/ as it was
 for p in "${NAMES[@]}"; do
-	out=patches/new-files/$p.new
+	out=$W/out.$p
 	: >"$out"
 	for f in "${FILES[@]}"; do
 		part=$W/part.$p.${f//\//_}
@@ -96,7 +99,9 @@ for p in "${NAMES[@]}"; do
 		echo "diff --git a/$f b/$f" >>"$out"
 		cat "$part" >>"$out"
 	done
-	[[ -s $out ]] || { rm -f "$out"; die "$p would have no hunk left: take it out of patches/new-files/ by hand"; }
-	mv "$out" "patches/new-files/$p"
+	[[ -s $out ]] || die "$p would have no hunk left: take it out of patches/new-files/ by hand"
+done
+for p in "${NAMES[@]}"; do
+	cp "$W/out.$p" "patches/new-files/$p"
 done
 echo "$n files refreshed, $((${#FILES[@]} - n)) unchanged"
