@@ -76,8 +76,7 @@ declare -A NEW_FILES=(
 		Documentation/block/hcfq-iosched.rst"
 	[block-hcfq-add-KUnit-tests-of-its-pure-logic.patch]="block/hcfq-test.c"
 	[mm-block-add-biotrack-record-which-cgroup-dirtied-each-page.patch]="
-		block/blk-biotrack.c include/linux/biotrack.h"
-	[block-biotrack-charge-writeback-to-the-cgroup-that-dirtied-it.patch]="
+		block/blk-biotrack.c include/linux/biotrack.h
 		Documentation/admin-guide/blockdev/biotrack.rst"
 )
 
