@@ -25,7 +25,7 @@
 # - -time: hcfq's charged time (blkio.time, hcfq.time in io.stat) within
 #   +-4 points of the same, so that its accounting is the disk's;
 # - -tput: hcfq's total at least 0.85 x none's.
-# In nine boots of this code the bytes were 0.4 to 2.6 points off (g1
+# In ten boots of this code the bytes were 0.4 to 2.6 points off (g1
 # always a little over: a completion pays the time since the previous
 # one, which splits overlapping 64 KiB and 512 KiB requests' time only
 # roughly), the charged time 0.0 to 2.1, and the totals 0.921 to 0.972
