@@ -97,7 +97,9 @@ for p in "${NAMES[@]}"; do
 		part=$W/part.$p.${f//\//_}
 		[[ -s $part ]] || continue
 		echo "diff --git a/$f b/$f" >>"$out"
-		cat "$part" >>"$out"
+		# a blank context line as an empty line, as in patches/: git
+		# apply and quilt take it, and checkpatch sees no trailing space
+		sed 's/^ $//' "$part" >>"$out"
 	done
 	[[ -s $out ]] || die "$p would have no hunk left: take it out of patches/new-files/ by hand"
 done
