@@ -38,8 +38,7 @@ RT=${BURST_RT:-10}
 MBPS=${BURST_MBPS:-32}
 WANT="g1:14.3 g6:85.7"
 
-fair_disk burst none hw_queue_depth=32 max_sectors=1024 mbps="$MBPS" \
-	completion_nsec=100000 || { result "$SCEN" FAIL "disk setup failed"; exit 0; }
+fair_deep_disk burst "$MBPS" || { result "$SCEN" FAIL "disk setup failed"; exit 0; }
 fair_groups hcfq "g1:100 g6:600" || { result "$SCEN" FAIL "cgroup setup failed"; exit 0; }
 IOS=/sys/block/$(basename "$DEV")/queue/iosched
 a1="--rw=randread --direct=1 --ioengine=libaio --bs=64k --iodepth=8"

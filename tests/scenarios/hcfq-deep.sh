@@ -3,10 +3,8 @@
 # results: read1 read1-tput read4 read4-tput write1 write1-tput write4 write4-tput iops iops-tput dmesg
 # A deep-queue disk (issue 14, device models): null_blk with
 # hw_queue_depth=32, a DEEP_MBPS (32) MB/s bandwidth cap and requests of
-# up to 512 KiB (max_sectors=1024), at the kernel's default nr_requests.
-# (null_blk refills its byte budget 50 times a second and a request that
-# does not fit in one refill never passes, so MBPS must be at least 25
-# for 512 KiB requests.) Seed 000's matrix: three cgroups at 100/300/600,
+# up to 512 KiB (max_sectors=1024), at the kernel's default nr_requests
+# (fair_deep_disk). Seed 000's matrix: three cgroups at 100/300/600,
 # sequential O_DIRECT 512 KiB reads and writes, one QD1 job or four per
 # group, DEEP_RT (8) s each, none first and then hcfq:
 # - hcfq's shares of the bytes moved while all groups ran (fair_window)
@@ -29,8 +27,7 @@ RT=${DEEP_RT:-8}
 MBPS=${DEEP_MBPS:-32}
 WANT="g1:10 g3:30 g6:60"
 
-fair_disk deep none hw_queue_depth=32 max_sectors=1024 mbps="$MBPS" \
-	completion_nsec=100000 || { result "$SCEN" FAIL "disk setup failed"; exit 0; }
+fair_deep_disk deep "$MBPS" || { result "$SCEN" FAIL "disk setup failed"; exit 0; }
 fair_groups hcfq "g1:100 g3:300 g6:600" || { result "$SCEN" FAIL "cgroup setup failed"; exit 0; }
 IOS=/sys/block/$(basename "$DEV")/queue/iosched
 metric "$SCEN:disk" "mbps=$MBPS" "hw_queue_depth=32" "max_sectors_kb=$(cat "/sys/block/$(basename "$DEV")/queue/max_sectors_kb")"
