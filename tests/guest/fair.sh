@@ -60,15 +60,18 @@ fair_disk() {
 	set_sched "$DEV" "$_fd_sched" ${NR_REQUESTS-}
 }
 
-# fair_deep_disk NAME MBPS: the deep-queue disk model (hcfq-deep,
-# hcfq-burst) via fair_disk, with none attached: null_blk with queue
-# depth 32, an MBPS MB/s cap, requests of up to 512 KiB and 100 us per
-# request. null_blk refills its byte budget 50 times a second and a
-# request that does not fit in one refill never passes, so MBPS must be
-# at least 25 for 512 KiB requests.
+# fair_deep_disk NAME MBPS [KEY=VALUE...]: the deep-queue disk model
+# (hcfq-deep, hcfq-burst) via fair_disk, with none attached: null_blk
+# with queue depth 32, an MBPS MB/s cap, requests of up to 512 KiB and
+# 100 us per request; more null_blk settings may follow. null_blk
+# refills its byte budget 50 times a second and a request that does not
+# fit in one refill never passes, so MBPS must be at least 25 for
+# 512 KiB requests.
 fair_deep_disk() {
-	fair_disk "$1" none hw_queue_depth=32 max_sectors=1024 mbps="$2" \
-		completion_nsec=100000
+	_fdd_n=$1 _fdd_m=$2
+	shift 2
+	fair_disk "$_fdd_n" none hw_queue_depth=32 max_sectors=1024 \
+		mbps="$_fdd_m" completion_nsec=100000 "$@"
 }
 
 fair_groups() {
