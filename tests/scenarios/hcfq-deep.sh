@@ -16,12 +16,12 @@
 # iops: the four-job read again with slice_idle=0 (IOPS mode, where hcfq
 # charges requests instead of time): shares within +-5 points. The
 # requests are all 512 KiB, so shares of requests are shares of bytes.
-# make check runs this on the icount guest's one vCPU, where the
-# timing is not the host's (hcfq-deep-mq runs it on two TCG vCPUs and
-# two hardware queues; before patch 0012, null_blk's mbps timer had a
+# make check runs this on the icount guest's one vCPU, where the timing
+# is not the host's (hcfq-deep-mq runs it on two TCG vCPUs and two
+# hardware queues; before patch 0012, null_blk's mbps timer had a
 # check-then-restart race between two CPUs, a WARNING in
-# hrtimer_forward() in one TCG boot in six). On icount every share was within
-# 0.1 to 0.4 points and every ratio 0.997 to 1.002 in two boots at 12 s,
+# hrtimer_forward() in one TCG boot in six). On icount every share was
+# within 0.1 to 0.4 points and every ratio 0.997 to 1.002 in two boots at 12 s,
 # and 0.2 to 0.8 points and 0.998 to 1.002 in three at 8 s (90 s a
 # boot); on two TCG vCPUs (six boots at 12 s) 0.1 to 2.7 points.
 . /tests/guest/lib.sh
