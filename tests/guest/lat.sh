@@ -246,6 +246,13 @@ lat_bestmax() {
 		END { print b }' "$1"
 }
 
+# lat_mid FILE KEY: the median of the KEYs of the schedulers other than
+# hcfq (of three, the middle one)
+lat_mid() {
+	awk -v k="$2" '$1 != "hcfq" { for (i = 2; i <= NF; i++) { split($i, kv, "=")
+		if (kv[1] == k) print kv[2] } }' "$1" | _lat_med
+}
+
 lat_le() {
 	awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "" && b != "" && a + 0 <= b + 0) }'
 }

@@ -112,21 +112,14 @@ LK=$(seq 0 $((NLS - 1)) | sed 's/^/ls/' | tr '\n' ' ')
 # and worst read, median ls
 for p in same other; do
 	for s in $LAT_SCHEDS; do
-		for k in $RK; do lat_get "$ODIR/$p" $s $k; done | sort -n |
-			awk -v s=$s '{ v[NR] = $1 } END { printf "%s med=%.2f p90=%.2f max=%.2f", s,
-				(NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2),
-				v[int(NR * 0.9 + 0.999)], v[NR] }'
-		echo " ls=$(lat_median "$ODIR/$p" $s ls)"
+		p90=$(for k in $RK; do lat_get "$ODIR/$p" $s $k; done | sort -n |
+			awk '{ v[NR] = $1 } END { print v[int(NR * 0.9 + 0.999)] }')
+		echo "$s med=$(lat_median "$ODIR/$p" $s $RK) p90=$p90 max=$(lat_max "$ODIR/$p" $s $RK) ls=$(lat_median "$ODIR/$p" $s ls)"
 	done > "$ODIR/$p.stats"
 	while read -r s rest; do metric "$SCEN:$p-stats" "sched=$s" $rest; done < "$ODIR/$p.stats"
 done
 idle=$(lat_pmedian "$ODIR/idle" $RK)
 metric "$SCEN:bounds" "fork_ms=$FORK" "floor_ms=$FLOOR" "idle_med_ms=$idle" "idle_ls_ms=$(lat_pmedian "$ODIR/idle" $LK)"
-# lat_mid FILE KEY: the middle one of the three other schedulers' KEYs
-lat_mid() {
-	awk -v k="$2" '$1 != "hcfq" { for (i = 2; i <= NF; i++) { split($i, kv, "=")
-		if (kv[1] == k) print kv[2] } }' "$1" | _lat_med
-}
 for p in same other; do
 	st=$ODIR/$p.stats
 	lat_assert "$SCEN:$p:median" "$(lat_get "$st" hcfq med)" le \
