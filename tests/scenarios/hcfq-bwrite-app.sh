@@ -19,7 +19,7 @@
 # see hcfq-bwrite.sh) each group has its wb, upstream's cgroup
 # writeback throttles each by its own writeout, and the shares missed
 # by 0.9 to 8.9 points in 13 boots, with g1 short; with patch 0013's
-# weighted cap per wb they were 0.5 to 6.3 off in 11 boots, 2 over 5:
+# weighted cap per wb they were 0.5 to 6.3 off in 15 boots, 3 over 5:
 # not yet a bound for make check (BENCHMARKS.md).
 # On the debug kernel (KASAN, lockdep, kmemleak) the shares and the
 # throughput are reported, not judged (SKIP). There they missed 10/30/60 by 6.3 and 23.8 points
