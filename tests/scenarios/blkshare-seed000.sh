@@ -141,7 +141,10 @@ awk '$6 == "hcfq"' "$ODIR/shares.msgs" | head -n 6 | text "$SCEN"
 mm=$(dev_majmin "$DEV" | tr ':' ',')
 blk_ftrace "$DEV" 0 0 "$ODIR/insert.trace" \
 	dd if="$DEV" of=/dev/null bs=8k count=50 iflag=direct 2> /dev/null
-awk -v d="$mm" '/ dd-[0-9]+ / { for (i = 1; i < NF; i++) if ($i == d) { a = $(i + 1); break }
+# count every task's events on the disk, which only dd uses here: blk-mq
+# also dispatches from kblockd, so a D can carry a kworker's name (CI
+# once saw 49 of 50 under dd's)
+awk -v d="$mm" '{ for (i = 1; i < NF; i++) if ($i == d) { a = $(i + 1); break }
 	if (a == "I") n++; if (a == "D") m++; a = "" } END { print n + 0, m + 0 }' \
 	"$ODIR/insert.trace" > "$ODIR/bs.id"
 read -r ni nd < "$ODIR/bs.id"
