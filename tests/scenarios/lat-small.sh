@@ -3,14 +3,14 @@
 # results: same:median same:idle2x same:worst same:ls other:median other:idle2x other:worst other:ls wbt dmesg
 # Seed 003, small files and ls. A buffered sequential writer (dd, 1 MiB
 # blocks, the scaled-down "fio lays out a 2 GiB file") runs in group lw;
-# meanwhile a reader cold-reads five 16 KiB files at 0.5 s intervals (the
-# seed's 1 s, halved for the budget: still above hcfq's 300 ms
+# meanwhile a reader cold-reads eight 16 KiB files at 0.5 s intervals
+# (the seed's 1 s, halved for the budget: still above hcfq's 300 ms
 # target_latency, so every read meets a fresh round of the writer) and
 # then runs `ls` on five cold 200-entry directories (a round's ls is the
 # median of the five: the first one also pays ext4's inode-table
 # readahead for all of them), first from lw itself ("same") and then
 # from group lr ("other"), caches dropped before each. ROUNDS
-# (LAT_ROUNDS, 3) rounds of both placements while the writer runs, so 15
+# (LAT_ROUNDS, 3) rounds of both placements while the writer runs, so 24
 # reads and 3 ls per scheduler and placement. Measured under none,
 # mq-deadline, bfq and hcfq in this boot (weights lw=lr=100 for bfq and
 # hcfq), and once on the idle disk per scheduler.
@@ -18,29 +18,38 @@
 # instructions: a read's time is then the guest's own CPU and disk work,
 # not the host's load, which decided about one TCG boot in five when
 # the bounds compared single worst samples (BENCHMARKS.md). Its tail is
-# still the guest's: the worst of 15 reads takes 60 to 110 ms under each
-# scheduler, against a median of 15 to 26 ms. So the bounds compare
-# medians, and the worst read only against the others' worst. The
-# "others' middle" is the middle one of none's, mq-deadline's and bfq's.
-# Per placement, hcfq only:
-#   median  hcfq's median read <= 1.25 x the others' middle median
-#           (measured 0.80 to 1.13 over ten icount boots, v1 four, v2
-#           six: bfq's median is the lowest in 19 of the 20 placements,
-#           and hcfq's is 0.95 to 1.39 x bfq's);
-#   idle2x  hcfq's median read <= 2 x max(idle, floor), idle = median of
-#           the idle reads of all four schedulers (20 samples: on the idle
-#           disk they run the same workload); floor = the time ash needs
-#           to fork a reader (measured, lat_forkms) + 3 requests' device
-#           time (3 x NULLB_NSEC: inode block and 2 x 8 KiB of data)
-#           (measured 1.30 to 1.71 x idle);
-#   worst   hcfq's worst read <= 1.25 x the others' middle worst
-#           (measured 0.57 to 1.06);
+# still the guest's: a read under the writer takes 15 to 20 ms or, one
+# time in four or five under each scheduler, 25 to 35 ms. A round's
+# first read (r0) also pays ext4's inode-table readahead, 60 to 110 ms
+# under every scheduler. So the bounds compare medians of the other 21
+# reads, and judge r0 with the worst read against the others' worst.
+# With five files, and r0 in the median, three of the 15 samples were
+# r0s and the median sat in the tail: over 26 boots hcfq's ratio to the
+# others' middle median spread from 0.83 to 1.15 per placement, and one
+# CI run measured 1.28 (hcfq 25.76 ms against none's 20.14). The middle
+# of three medians jumps as well: a read takes one of a few levels
+# (about 15, 20 or 30 ms), and in one boot none's and bfq's medians both
+# fell to 16 ms. So hcfq's median is compared with the pooled median of
+# the other three schedulers' reads (63, r1 on): 0.85 to 1.03 on the
+# same 26 boots (BENCHMARKS.md).
+# The "others' middle" (for the worst read and ls) is the middle one of
+# none's, mq-deadline's and bfq's values. Per placement, hcfq only:
+#   median  hcfq's median read (r1 on) <= 1.25 x the others' pooled
+#           median (r1 on);
+#   idle2x  hcfq's median read (r1 on) <= 2 x max(idle, floor), idle =
+#           the median of the idle reads (r1 on) of all four schedulers
+#           (on the idle disk they run the same workload); floor = the
+#           time ash needs to fork a reader (measured, lat_forkms) + 3
+#           requests' device time (3 x NULLB_NSEC: inode block and
+#           2 x 8 KiB of data) (measured 1.28 to 1.52 x idle);
+#   worst   hcfq's worst read, r0 included, <= 1.25 x the others' middle
+#           worst (measured 0.57 to 1.06);
 #   ls      hcfq's median ls <= 1.3 x the others' middle ls (0.68 to 1.15).
 # Also: wbt_lat_usec reads 0 while hcfq is attached (issue 4, item 5).
 . /tests/guest/lib.sh
 . /tests/guest/lat.sh
 
-N=5
+N=8
 NLS=5
 FSIZE=16k
 ROUNDS=${LAT_ROUNDS:-3}
@@ -106,25 +115,29 @@ for f in idle same other; do
 	done < "$ODIR/$f"
 done
 
+# RK: every read, for the worst; RM: r1 on, for the medians
 RK=$(seq 0 $((N - 1)) | sed 's/^/r/' | tr '\n' ' ')
+RM=${RK#r0 }
 LK=$(seq 0 $((NLS - 1)) | sed 's/^/ls/' | tr '\n' ' ')
-# per scheduler and placement, over all rounds: median, 90th percentile
-# and worst read, median ls
+# per scheduler and placement, over all rounds: median (r1 on), 90th
+# percentile and worst read, median ls
 for p in same other; do
 	for s in $LAT_SCHEDS; do
-		p90=$(for k in $RK; do lat_get "$ODIR/$p" $s $k; done | sort -n |
+		p90=$(for k in $RM; do lat_get "$ODIR/$p" $s $k; done | sort -n |
 			awk '{ v[NR] = $1 } END { print v[int(NR * 0.9 + 0.999)] }')
-		echo "$s med=$(lat_median "$ODIR/$p" $s $RK) p90=$p90 max=$(lat_max "$ODIR/$p" $s $RK) ls=$(lat_median "$ODIR/$p" $s ls)"
+		echo "$s med=$(lat_median "$ODIR/$p" $s $RM) p90=$p90 max=$(lat_max "$ODIR/$p" $s $RK) ls=$(lat_median "$ODIR/$p" $s ls)"
 	done > "$ODIR/$p.stats"
 	while read -r s rest; do metric "$SCEN:$p-stats" "sched=$s" $rest; done < "$ODIR/$p.stats"
 done
-idle=$(lat_pmedian "$ODIR/idle" $RK)
+idle=$(lat_pmedian "$ODIR/idle" $RM)
 metric "$SCEN:bounds" "fork_ms=$FORK" "floor_ms=$FLOOR" "idle_med_ms=$idle" "idle_ls_ms=$(lat_pmedian "$ODIR/idle" $LK)"
 for p in same other; do
 	st=$ODIR/$p.stats
+	grep -v '^hcfq ' "$ODIR/$p" > "$ODIR/$p.others"
+	om=$(lat_pmedian "$ODIR/$p.others" $RM)
 	lat_assert "$SCEN:$p:median" "$(lat_get "$st" hcfq med)" le \
-		"$(awk -v m="$(lat_mid "$st" med)" 'BEGIN { printf "%.2f", 1.25 * m }')" \
-		"hcfq median read ms vs 1.25 x the other schedulers' middle median ($(lat_mid "$st" med))"
+		"$(awk -v m="$om" 'BEGIN { printf "%.2f", 1.25 * m }')" \
+		"hcfq median read ms (r1 on) vs 1.25 x the other schedulers' pooled median ($om)"
 	lat_assert "$SCEN:$p:idle2x" "$(lat_get "$st" hcfq med)" le \
 		"$(awk -v a="$idle" -v f="$FLOOR" 'BEGIN { printf "%.2f", 2 * (a > f ? a : f) }')" \
 		"hcfq median read ms vs 2 x max(idle median $idle, floor $FLOOR)"
