@@ -22,7 +22,7 @@
 # weighted cap per wb they were 1.4 to 4.6 off in 9 boots, following
 # the device shares, where g6 was up to 6.6 points short; with patch
 # 0014's smaller chunks for cgroup wbs, which keep ext4's commits from
-# waiting on g1's writeback, 0.2 to 0.4 off in 7 boots (device shares
+# waiting on g1's writeback, 0.1 to 0.5 off in 9 boots (device shares
 # within 0.7). Not yet in make check, whose hour is full (BENCHMARKS.md).
 # On the debug kernel (KASAN, lockdep, kmemleak) the shares and the
 # throughput are reported, not judged (SKIP). There they missed 10/30/60 by 6.3 and 23.8 points
