@@ -79,10 +79,11 @@
  *   A queue that expires with nothing queued leaves the trees.
  *
  * Time charged is device time (hcfq_charge()): each completion pays the
- * time since the previous completion or its own dispatch, whichever is
- * later, and the active queue pays for the time the device stays empty
- * while hcfq keeps it for it.  A slice that ends as soon as its queue
- * has nothing queued so still pays for the requests it left in flight.
+ * time since the previous completion, or since the device last went from
+ * empty to busy if that is later, and the active queue pays for the time
+ * the device stays empty while hcfq keeps it for it.  A slice that ends
+ * as soon as its queue has nothing queued so still pays for the requests
+ * it left in flight.
  *
  * IOPS mode: with slice_idle = 0 hcfq does not idle on queues and
  * charges each slice by the requests dispatched instead of by time, the
@@ -664,10 +665,11 @@ static void hcfq_stop_idling(struct hcfq_data *hd)
 /*
  * Device time, in time mode.  While the device is busy, its time goes
  * to the requests that complete: each completion is charged the time
- * since the previous completion or since its own dispatch, whichever is
- * later, so the busy time is split among the requests however many are
- * in flight, and a queue whose slice has ended still pays for what it
- * left in the driver.  While the device is empty, its time goes to the
+ * since the previous completion, or since the device went from empty to
+ * busy (hcfq_driver_add()) if that is later, so the busy time is split
+ * among the requests however many are in flight and in whatever order
+ * they complete, and a queue whose slice has ended still pays for what
+ * it left in the driver.  While the device is empty, its time goes to the
  * active queue if that holds it (idles for it, or waits for its next
  * request within its slice): hcfq_charge_hold().  So a slice that ends
  * as soon as its queue has nothing queued costs what its requests cost,
@@ -698,6 +700,23 @@ static void hcfq_charge_hold(struct hcfq_data *hd, struct hcfq_queue *hq,
 	if ((s64)(now - from) > 0)
 		hq->slice_charge += now - from;
 	hd->busy_mark = now;
+}
+
+/*
+ * @rq of @hq goes to the driver @now: the device's busy time starts here
+ * if it was empty (see hcfq_charge()).
+ */
+static void hcfq_driver_add(struct hcfq_data *hd, struct hcfq_queue *hq,
+			    struct request *rq, u64 now)
+{
+	lockdep_assert_held(&hd->lock);
+
+	if (!hd->nr_driver)
+		hd->busy_mark = now;
+	hd->nr_driver++;
+	hq->nr_dispatched++;
+	rq->elv.priv[1] = HCFQ_RQ_DISPATCHED;
+	rq->fifo_time = now;	/* from here on: dispatch time */
 }
 
 /* End the active queue's slice and charge it up the hierarchy. */
@@ -849,16 +868,13 @@ static struct request *hcfq_dispatch_from(struct hcfq_data *hd,
 	hcfq_remove_request(hd, hq, rq);
 	if (!hcfq_iops_mode(hd))
 		hcfq_charge_hold(hd, hq, now);
-	rq->elv.priv[1] = HCFQ_RQ_DISPATCHED;
-	hq->nr_dispatched++;
-	hd->nr_driver++;
 	hq->slice_dispatched++;
 	st = &hq->group->stats;
 	hcfq_rwstat_add(&st->bytes, rq->cmd_flags, blk_rq_bytes(rq));
 	hcfq_rwstat_add(&st->ios, rq->cmd_flags, 1);
 	hcfq_rwstat_add(&st->wait_time, rq->cmd_flags, now - rq->fifo_time);
 	WRITE_ONCE(st->sectors, st->sectors + blk_rq_sectors(rq));
-	rq->fifo_time = now;	/* from here on: dispatch time */
+	hcfq_driver_add(hd, hq, rq, now);
 	rq->rq_flags |= RQF_STARTED;
 	return rq;
 }
@@ -927,12 +943,8 @@ static struct request *__hcfq_dispatch(struct hcfq_data *hd)
 		rq = list_first_entry(&hd->dispatch, struct request, queuelist);
 		list_del_init(&rq->queuelist);
 		hq = rq->elv.priv[0];
-		if (hq) {
-			rq->elv.priv[1] = HCFQ_RQ_DISPATCHED;
-			rq->fifo_time = now;
-			hq->nr_dispatched++;
-			hd->nr_driver++;
-		}
+		if (hq)
+			hcfq_driver_add(hd, hq, rq, now);
 		rq->rq_flags |= RQF_STARTED;
 		return rq;
 	}
@@ -1152,10 +1164,15 @@ static void hcfq_insert_request(struct hcfq_data *hd, struct request *rq,
 	if (hd->active != hq || !hd->idling)
 		return;
 	if (hd->idling == HCFQ_IDLE_DRY) {
-		/* the slice goes on; the disk was idle meanwhile, not held */
+		/*
+		 * The slice goes on.  It did not hold the disk meanwhile;
+		 * other queues' requests still in the driver pay for that
+		 * time when they complete.
+		 */
 		hq->slice_start += now - hd->dry_ns;
 		hq->slice_end += now - hd->dry_ns;
-		hd->busy_mark = now;
+		if (!hd->nr_driver)
+			hd->busy_mark = now;
 		hd->idling = HCFQ_IDLE_NONE;
 	} else {
 		hcfq_stop_idling(hd);
@@ -1430,15 +1447,16 @@ static void hcfq_completed(struct hcfq_data *hd, struct hcfq_queue *hq,
 	hcfq_rwstat_add(&hq->group->stats.service_time, rq->cmd_flags,
 			now - rq->fifo_time);
 	if (!hcfq_iops_mode(hd)) {
-		/* see hcfq_charge(); fifo_time is the dispatch time here */
-		u64 used = now - max(hd->busy_mark, rq->fifo_time);
+		/* see hcfq_charge() */
+		u64 used = now - hd->busy_mark;
 
-		hd->busy_mark = now;
 		if (hd->active == hq)
 			hq->slice_charge += used;
 		else
 			hcfq_charge(hd, hq, used);
 	}
+	/* in IOPS mode too: a switch to time mode then charges from here */
+	hd->busy_mark = now;
 
 	if (hd->active == hq && !hq->nr_queued && !hq->nr_dispatched &&
 	    !hd->idling) {
