@@ -16,8 +16,9 @@
 # overtook an older one: 10 to 34 % of the device time went uncharged,
 # least for g1, so g6 moved up to 4.6 points more than its share of the
 # bytes at 60.1 % of the charged time (CI, 2026-12-05: read4 4.3 off).
-# Since, bytes and charged time agree within 0.5 points, every group at
-# the disk's 26.2 MB/s per charged second (BENCHMARKS.md). So:
+# Since, each group's shares of bytes and charged time agree within 0.7
+# points, every group at the disk's 26.2 MB/s per charged second
+# (BENCHMARKS.md). So:
 # - read4, write4: shares of the bytes within +-3 points (the issue's);
 # - read4-time, write4-time: shares of hcfq's charged time within +-2;
 # - tput as in hcfq-deep;
