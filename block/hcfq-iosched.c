@@ -640,7 +640,7 @@ static void hcfq_set_active(struct hcfq_data *hd, struct hcfq_queue *hq,
 	hcfq_get_queue(hq);
 	hd->active = hq;
 	WRITE_ONCE(hd->admit_ioc, hq->ioc);
-	WRITE_ONCE(hd->admit_group, hq->ioc ? NULL : hq->group);
+	WRITE_ONCE(hd->admit_group, hq->group);
 	WRITE_ONCE(hq->group->light, hcfq_group_light(hd, hq->group));
 	hq->slice_start = now;
 	hq->slice_end = now + hcfq_slice(hd, hq, ppm);
@@ -660,6 +660,26 @@ static void hcfq_stop_idling(struct hcfq_data *hd)
 	if (hd->idling != HCFQ_IDLE_NONE && hd->idling != HCFQ_IDLE_DRY)
 		hrtimer_try_to_cancel(&hd->idle_timer);
 	hd->idling = HCFQ_IDLE_NONE;
+}
+
+/*
+ * hcfq's clock.  blk_time_get_ns() is what the block layer stamps
+ * requests with: a task in a plug reads the clock once per plug, not
+ * once per request.  That time may be older than one another CPU stamped
+ * since, so it is kept from going backwards: every time hcfq keeps
+ * (slice starts, busy_mark, dry_ns, FIFO times) is then at or before its
+ * next reading, and no difference of two of them is negative.
+ */
+static __always_inline u64 hcfq_now(struct hcfq_data *hd)
+{
+	u64 now = blk_time_get_ns();
+
+	lockdep_assert_held(&hd->lock);
+
+	if ((s64)(now - hd->clock) < 0)
+		now = hd->clock;
+	hd->clock = now;
+	return now;
 }
 
 /*
@@ -829,15 +849,33 @@ static void hcfq_arm_idle(struct hcfq_data *hd, enum hcfq_idle_kind kind)
 		       div_u64(wait, NSEC_PER_USEC));
 }
 
-/* Add @val to @st for a request with flags @opf; hd->lock held. */
-static void hcfq_rwstat_add(struct hcfq_rwstat *st, blk_opf_t opf, u64 val)
-{
-	int dir = op_is_discard(opf) ? BLKG_RWSTAT_DISCARD :
-		op_is_write(opf) ? BLKG_RWSTAT_WRITE : BLKG_RWSTAT_READ;
-	int sync = op_is_sync(opf) ? BLKG_RWSTAT_SYNC : BLKG_RWSTAT_ASYNC;
+/*
+ * The two counters of a struct hcfq_rwstat that a request counts in: its
+ * direction's and its sync-ness's.  Worked out once per event and used
+ * for every statistic the event updates, inline: as six calls that each
+ * worked them out again, a request's updates cost about 200 instructions,
+ * twice what they cost now.
+ */
+struct hcfq_rwidx {
+	u8 dir;
+	u8 sync;
+};
 
-	WRITE_ONCE(st->cnt[dir], st->cnt[dir] + val);
-	WRITE_ONCE(st->cnt[sync], st->cnt[sync] + val);
+static __always_inline struct hcfq_rwidx hcfq_rwidx(blk_opf_t opf)
+{
+	return (struct hcfq_rwidx) {
+		.dir = op_is_discard(opf) ? BLKG_RWSTAT_DISCARD :
+			op_is_write(opf) ? BLKG_RWSTAT_WRITE : BLKG_RWSTAT_READ,
+		.sync = op_is_sync(opf) ? BLKG_RWSTAT_SYNC : BLKG_RWSTAT_ASYNC,
+	};
+}
+
+/* Add @val to @st's counters @i; hd->lock held. */
+static __always_inline void hcfq_rwstat_add(struct hcfq_rwstat *st,
+					    struct hcfq_rwidx i, u64 val)
+{
+	WRITE_ONCE(st->cnt[i.dir], st->cnt[i.dir] + val);
+	WRITE_ONCE(st->cnt[i.sync], st->cnt[i.sync] + val);
 }
 
 static void hcfq_remove_request(struct hcfq_data *hd, struct hcfq_queue *hq,
@@ -853,7 +891,6 @@ static void hcfq_remove_request(struct hcfq_data *hd, struct hcfq_queue *hq,
 	elv_rqhash_del(q, rq);
 	if (q->last_merge == rq)
 		q->last_merge = NULL;
-	hcfq_rwstat_add(&hq->group->stats.queued, rq->cmd_flags, -1);
 }
 
 static struct request *hcfq_dispatch_from(struct hcfq_data *hd,
@@ -861,7 +898,8 @@ static struct request *hcfq_dispatch_from(struct hcfq_data *hd,
 {
 	struct request *rq = list_first_entry(&hq->fifo, struct request,
 					      queuelist);
-	struct hcfq_stats *st;
+	struct hcfq_stats *st = &hq->group->stats;
+	struct hcfq_rwidx i = hcfq_rwidx(rq->cmd_flags);
 
 	lockdep_assert_held(&hd->lock);
 
@@ -869,10 +907,10 @@ static struct request *hcfq_dispatch_from(struct hcfq_data *hd,
 	if (!hcfq_iops_mode(hd))
 		hcfq_charge_hold(hd, hq, now);
 	hq->slice_dispatched++;
-	st = &hq->group->stats;
-	hcfq_rwstat_add(&st->bytes, rq->cmd_flags, blk_rq_bytes(rq));
-	hcfq_rwstat_add(&st->ios, rq->cmd_flags, 1);
-	hcfq_rwstat_add(&st->wait_time, rq->cmd_flags, now - rq->fifo_time);
+	hcfq_rwstat_add(&st->queued, i, -1);
+	hcfq_rwstat_add(&st->bytes, i, blk_rq_bytes(rq));
+	hcfq_rwstat_add(&st->ios, i, 1);
+	hcfq_rwstat_add(&st->wait_time, i, now - rq->fifo_time);
 	WRITE_ONCE(st->sectors, st->sectors + blk_rq_sectors(rq));
 	hcfq_driver_add(hd, hq, rq, now);
 	rq->rq_flags |= RQF_STARTED;
@@ -935,9 +973,7 @@ static struct request *__hcfq_dispatch(struct hcfq_data *hd)
 {
 	struct hcfq_queue *hq;
 	struct request *rq;
-	u64 now = ktime_get_ns();
-
-	lockdep_assert_held(&hd->lock);
+	u64 now = hcfq_now(hd);
 
 	if (!list_empty(&hd->dispatch)) {
 		rq = list_first_entry(&hd->dispatch, struct request, queuelist);
@@ -975,7 +1011,7 @@ static struct request *__hcfq_dispatch(struct hcfq_data *hd)
  */
 static struct request *hcfq_dispatch_request(struct blk_mq_hw_ctx *hctx)
 {
-	struct hcfq_data *hd = hctx->queue->elevator->elevator_data;
+	struct hcfq_data *hd = hctx->sched_data;
 	struct request *rq;
 
 	spin_lock_irq(&hd->lock);
@@ -995,7 +1031,7 @@ static struct request *hcfq_dispatch_request(struct blk_mq_hw_ctx *hctx)
  */
 static bool hcfq_has_work(struct blk_mq_hw_ctx *hctx)
 {
-	struct hcfq_data *hd = hctx->queue->elevator->elevator_data;
+	struct hcfq_data *hd = hctx->sched_data;
 
 	return READ_ONCE(hd->nr_queued) || !list_empty_careful(&hd->dispatch);
 }
@@ -1016,7 +1052,7 @@ static enum hrtimer_restart hcfq_idle_timer_fn(struct hrtimer *timer)
 	if (hd->active && (hd->idling == HCFQ_IDLE_QUEUE ||
 			   hd->idling == HCFQ_IDLE_GROUP)) {
 		hd->idling = HCFQ_IDLE_NONE;
-		hcfq_expire(hd, ktime_get_ns(), "idle");
+		hcfq_expire(hd, hcfq_now(hd), "idle");
 	}
 	spin_unlock_irqrestore(&hd->lock, flags);
 	hcfq_kick(hd);
@@ -1115,8 +1151,8 @@ static void hcfq_insert_request(struct hcfq_data *hd, struct request *rq,
 {
 	struct request_queue *q = hd->queue;
 	struct hcfq_queue *hq;
-	u64 now = ktime_get_ns();
 	const char *why;
+	u64 now;
 
 	lockdep_assert_held(&hd->lock);
 
@@ -1139,6 +1175,7 @@ static void hcfq_insert_request(struct hcfq_data *hd, struct request *rq,
 		list_add(&rq->queuelist, &hd->dispatch);
 		return;
 	}
+	now = hcfq_now(hd);
 
 	/* a dry active queue leaves before anyone else joins the trees */
 	if (hd->idling == HCFQ_IDLE_DRY && hd->active != hq)
@@ -1149,7 +1186,8 @@ static void hcfq_insert_request(struct hcfq_data *hd, struct request *rq,
 	hcfq_fifo_add(hq, rq);
 	hq->nr_queued++;
 	hd->nr_queued++;
-	hcfq_rwstat_add(&hq->group->stats.queued, rq->cmd_flags, 1);
+	hcfq_rwstat_add(&hq->group->stats.queued, hcfq_rwidx(rq->cmd_flags),
+			1);
 	if (rq_mergeable(rq)) {
 		elv_rqhash_add(q, rq);
 		if (!q->last_merge)
@@ -1195,7 +1233,7 @@ static void hcfq_insert_request(struct hcfq_data *hd, struct request *rq,
 static void hcfq_insert_requests(struct blk_mq_hw_ctx *hctx,
 				 struct list_head *list, blk_insert_t flags)
 {
-	struct hcfq_data *hd = hctx->queue->elevator->elevator_data;
+	struct hcfq_data *hd = hctx->sched_data;
 	LIST_HEAD(free);
 
 	spin_lock_irq(&hd->lock);
@@ -1332,19 +1370,22 @@ static bool hcfq_group_light(struct hcfq_data *hd, struct hcfq_group *hg)
 /*
  * Is the request (of @bio, for @hg) for the queue being served?  A sync
  * request goes to its process's queue unless it is a proxy's
- * (hcfq_bio_proxy()), and only one of admit_ioc and admit_group is set:
- * so the proxy test, the costlier one, runs only when it decides.
+ * (hcfq_bio_proxy()).  A process's queue is in the group of the process's
+ * own I/O, and a proxy's request is for another group, so for the served
+ * process's requests the group decides, without the costlier proxy test:
+ * it runs only for the group queues (async, proxy), where it decides.
  */
 static bool hcfq_admit_all(struct hcfq_data *hd, struct hcfq_group *hg,
 			   bool sync, struct bio *bio)
 {
 	struct io_context *ioc = current->io_context;
+	struct io_context *admit_ioc = READ_ONCE(hd->admit_ioc);
 
-	if (!sync)
-		return hg == READ_ONCE(hd->admit_group);
-	if (ioc && ioc == READ_ONCE(hd->admit_ioc))
-		return !hcfq_bio_proxy(bio);
-	return hg == READ_ONCE(hd->admit_group) && hcfq_bio_proxy(bio);
+	if (hg != READ_ONCE(hd->admit_group))
+		return false;
+	if (admit_ioc)
+		return sync && ioc == admit_ioc;
+	return !sync || hcfq_bio_proxy(bio);
 }
 
 /**
@@ -1409,8 +1450,13 @@ static void hcfq_depth_updated(struct blk_mq_hw_ctx *hctx)
 	sbitmap_queue_min_shallow_depth(&hctx->sched_tags->bitmap_tags, 1);
 }
 
+/*
+ * @hctx->sched_data points at the scheduler's data, so that the ops blk-mq
+ * calls for every request find it with one load.
+ */
 static int hcfq_init_hctx(struct blk_mq_hw_ctx *hctx, unsigned int idx)
 {
+	hctx->sched_data = hctx->queue->elevator->elevator_data;
 	hcfq_depth_updated(hctx);
 	return 0;
 }
@@ -1436,16 +1482,14 @@ static void hcfq_prepare_request(struct request *rq)
 static void hcfq_completed(struct hcfq_data *hd, struct hcfq_queue *hq,
 			   struct request *rq)
 {
-	u64 now = ktime_get_ns();
-
-	lockdep_assert_held(&hd->lock);
+	u64 now = hcfq_now(hd);
 
 	rq->elv.priv[1] = NULL;
 	hq->nr_dispatched--;
 	hd->nr_driver--;
 	hq->last_end_ns = now;
-	hcfq_rwstat_add(&hq->group->stats.service_time, rq->cmd_flags,
-			now - rq->fifo_time);
+	hcfq_rwstat_add(&hq->group->stats.service_time,
+			hcfq_rwidx(rq->cmd_flags), now - rq->fifo_time);
 	if (!hcfq_iops_mode(hd)) {
 		/* see hcfq_charge() */
 		u64 used = now - hd->busy_mark;
@@ -1637,7 +1681,8 @@ static void hcfq_request_merged(struct request_queue *q, struct request *rq,
 	lockdep_assert_held(&hd->lock);
 
 	if (hq)
-		hcfq_rwstat_add(&hq->group->stats.merged, rq->cmd_flags, 1);
+		hcfq_rwstat_add(&hq->group->stats.merged,
+				hcfq_rwidx(rq->cmd_flags), 1);
 }
 
 /**
@@ -1656,6 +1701,7 @@ static void hcfq_requests_merged(struct request_queue *q, struct request *rq,
 {
 	struct hcfq_data *hd = q->elevator->elevator_data;
 	struct hcfq_queue *hq = next->elv.priv[0];
+	struct hcfq_rwidx i;
 
 	lockdep_assert_held(&hd->lock);
 
@@ -1666,7 +1712,9 @@ static void hcfq_requests_merged(struct request_queue *q, struct request *rq,
 	if ((s64)(next->fifo_time - rq->fifo_time) < 0)
 		rq->fifo_time = next->fifo_time;
 	hcfq_remove_request(hd, hq, next);
-	hcfq_rwstat_add(&hq->group->stats.merged, next->cmd_flags, 1);
+	i = hcfq_rwidx(next->cmd_flags);
+	hcfq_rwstat_add(&hq->group->stats.queued, i, -1);
+	hcfq_rwstat_add(&hq->group->stats.merged, i, 1);
 	if (!hq->nr_queued && hd->active != hq && hq->entity.on_tree)
 		hcfq_deactivate_queue(hd, hq);
 }
@@ -1681,7 +1729,7 @@ static void hcfq_drop_sync_queue(struct hcfq_data *hd, struct hcfq_io_cq *hic,
 
 	/* an idle or dry active queue waits for a request that cannot come */
 	if (hd->active == hq && hd->idling != HCFQ_IDLE_NONE)
-		hcfq_expire(hd, ktime_get_ns(), why);
+		hcfq_expire(hd, hcfq_now(hd), why);
 	hic->sync_queue = NULL;
 	hcfq_put_queue(hq);
 }
@@ -1778,7 +1826,7 @@ void hcfq_group_offline(struct hcfq_group *hg)
 	}
 	/* a dry active queue would pin the group until the next request */
 	if (hd->idling == HCFQ_IDLE_DRY && hd->active->group == hg)
-		hcfq_expire(hd, ktime_get_ns(), "offline");
+		hcfq_expire(hd, hcfq_now(hd), "offline");
 	if (hg->async_queue) {
 		hcfq_put_queue(hg->async_queue);
 		hg->async_queue = NULL;
@@ -1869,7 +1917,7 @@ static void hcfq_exit_sched(struct elevator_queue *e)
 	hrtimer_cancel(&hd->idle_timer);
 	spin_lock_irq(&hd->lock);
 	if (hd->active) {
-		hcfq_expire(hd, ktime_get_ns(), "exit");
+		hcfq_expire(hd, hcfq_now(hd), "exit");
 		hd->idling = HCFQ_IDLE_NONE;
 	}
 	WARN_ON_ONCE(hd->nr_queued || !list_empty(&hd->dispatch));

@@ -187,10 +187,10 @@ struct hcfq_data {
 	/* below: protected by @lock */
 	struct hcfq_queue	*active;	/* queue being served */
 	/*
-	 * Whom admission lets use every scheduler tag: the io_context of
-	 * the active sync queue, or the group whose async or proxy queue
-	 * is active.  Identities only, written with WRITE_ONCE, read
-	 * without the lock.
+	 * Whom admission lets use every scheduler tag: the active queue's
+	 * group, and its process's io_context if it is a process's sync
+	 * queue (NULL for the group's async or proxy queue).  Identities
+	 * only, written with WRITE_ONCE, read without the lock.
 	 */
 	struct io_context	*admit_ioc;
 	struct hcfq_group	*admit_group;
@@ -203,6 +203,7 @@ struct hcfq_data {
 	unsigned int		nr_busy;	/* queues on service trees */
 	unsigned int		nr_driver;	/* dispatched, not completed */
 	u64			busy_mark;	/* device time handed out up to */
+	u64			clock;		/* hcfq_now(): last time read */
 
 	/* tunables, in ns where times; sysfs writes them with WRITE_ONCE */
 	u64			slice_sync;

@@ -347,6 +347,33 @@ static void hcfq_test_charge_hold(struct kunit *test)
 	spin_unlock_irq(&hd.lock);
 }
 
+/* hcfq's clock never goes back, not even to a plug's cached time */
+static void hcfq_test_now(struct kunit *test)
+{
+	struct hcfq_data hd = {};
+	struct blk_plug plug;
+	u64 t;
+
+	spin_lock_init(&hd.lock);
+	blk_start_plug(&plug);
+	spin_lock_irq(&hd.lock);
+	t = hcfq_now(&hd);
+	/* the plug's time, read once */
+	KUNIT_EXPECT_EQ(test, hcfq_now(&hd), t);
+	/* a later time, as another CPU may have stamped meanwhile */
+	hd.clock = t + NSEC_PER_SEC;
+	KUNIT_EXPECT_EQ(test, hcfq_now(&hd), t + NSEC_PER_SEC);
+	KUNIT_EXPECT_EQ(test, hd.clock, t + NSEC_PER_SEC);
+	spin_unlock_irq(&hd.lock);
+	blk_finish_plug(&plug);
+
+	/* outside a plug: the clock itself, at or after the last reading */
+	spin_lock_irq(&hd.lock);
+	hd.clock = t;
+	KUNIT_EXPECT_GE(test, hcfq_now(&hd), t);
+	spin_unlock_irq(&hd.lock);
+}
+
 /* the reason hcfq_should_preempt() gives, "-" for none */
 static const char *hcfq_test_why(struct hcfq_data *hd, struct hcfq_queue *hq,
 				 u64 now)
@@ -441,6 +468,7 @@ static struct kunit_case hcfq_test_cases[] = {
 	KUNIT_CASE(hcfq_test_fifo_prio),
 	KUNIT_CASE(hcfq_test_share_depth),
 	KUNIT_CASE(hcfq_test_charge_hold),
+	KUNIT_CASE(hcfq_test_now),
 	KUNIT_CASE(hcfq_test_should_preempt),
 	{}
 };
