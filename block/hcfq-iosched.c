@@ -665,17 +665,22 @@ static void hcfq_stop_idling(struct hcfq_data *hd)
 /*
  * hcfq's clock.  blk_time_get_ns() is what the block layer stamps
  * requests with: a task in a plug reads the clock once per plug, not
- * once per request.  That time may be older than one another CPU stamped
- * since, so it is kept from going backwards: every time hcfq keeps
- * (slice starts, busy_mark, dry_ns, FIFO times) is then at or before its
- * next reading, and no difference of two of them is negative.
+ * once per request, until it flushes the plug or is switched out.  That
+ * time may be older than one another CPU stamped since, so it is kept
+ * from going backwards: every time hcfq keeps (slice starts, busy_mark,
+ * dry_ns, FIFO times) is then at or before its next reading, and no
+ * difference of two of them is negative.  A request that a driver
+ * completes within its submitter's plug (null_blk with irqmode=0) is
+ * then charged nothing itself; its time goes to the next completion or
+ * hold, as with any request that completes at once.
  */
 static __always_inline u64 hcfq_now(struct hcfq_data *hd)
 {
-	u64 now = blk_time_get_ns();
+	u64 now;
 
 	lockdep_assert_held(&hd->lock);
 
+	now = blk_time_get_ns();
 	if ((s64)(now - hd->clock) < 0)
 		now = hd->clock;
 	hd->clock = now;
@@ -851,10 +856,9 @@ static void hcfq_arm_idle(struct hcfq_data *hd, enum hcfq_idle_kind kind)
 
 /*
  * The two counters of a struct hcfq_rwstat that a request counts in: its
- * direction's and its sync-ness's.  Worked out once per event and used
- * for every statistic the event updates, inline: as six calls that each
- * worked them out again, a request's updates cost about 200 instructions,
- * twice what they cost now.
+ * direction's and its sync-ness's, worked out once per event for every
+ * statistic that the event updates: the stat files are updated for
+ * every request, so they should cost it little.
  */
 struct hcfq_rwidx {
 	u8 dir;
@@ -1256,9 +1260,10 @@ static void hcfq_insert_requests(struct blk_mq_hw_ctx *hctx,
  * idling for, sleeps in tag allocation where no weight reaches it: the
  * disk idles and the shares flatten.  So, for a request of group G:
  *
- *  - the active queue's process (or, when the active queue is a
- *    group's async queue, that group's writeback) may use every tag:
- *    hcfq is waiting for it;
+ *  - the active queue's process, for requests in the active queue's
+ *    group (or, when the active queue is a group's async or proxy
+ *    queue, that group's writeback) may use every tag: hcfq is waiting
+ *    for it;
  *  - everyone else leaves an eighth of nr_requests (at least one) as a
  *    reserve for it, and may hold about G's share of the rest: the
  *    product of weight / busy weight at each level up from G's queues,
@@ -1372,8 +1377,10 @@ static bool hcfq_group_light(struct hcfq_data *hd, struct hcfq_group *hg)
  * request goes to its process's queue unless it is a proxy's
  * (hcfq_bio_proxy()).  A process's queue is in the group of the process's
  * own I/O, and a proxy's request is for another group, so for the served
- * process's requests the group decides, without the costlier proxy test:
- * it runs only for the group queues (async, proxy), where it decides.
+ * process's requests the group decides, without the costlier proxy test,
+ * which runs only while a group's async or proxy queue is served.  (A
+ * proxy's request for a removed group that falls back to the served
+ * group may use every tag too: it is for the group being served.)
  */
 static bool hcfq_admit_all(struct hcfq_data *hd, struct hcfq_group *hg,
 			   bool sync, struct bio *bio)
@@ -1459,6 +1466,12 @@ static int hcfq_init_hctx(struct blk_mq_hw_ctx *hctx, unsigned int idx)
 	hctx->sched_data = hctx->queue->elevator->elevator_data;
 	hcfq_depth_updated(hctx);
 	return 0;
+}
+
+/* Leave no pointer to the scheduler's data for the next scheduler. */
+static void hcfq_exit_hctx(struct blk_mq_hw_ctx *hctx, unsigned int idx)
+{
+	hctx->sched_data = NULL;
 }
 
 /**
@@ -2119,6 +2132,7 @@ static struct elevator_type hcfq_mq = {
 		.depth_updated		= hcfq_depth_updated,
 		.limit_depth		= hcfq_limit_depth,
 		.init_hctx		= hcfq_init_hctx,
+		.exit_hctx		= hcfq_exit_hctx,
 		.insert_requests	= hcfq_insert_requests,
 		.dispatch_request	= hcfq_dispatch_request,
 		.prepare_request	= hcfq_prepare_request,
