@@ -689,16 +689,17 @@ static __always_inline u64 hcfq_now(struct hcfq_data *hd)
 
 /*
  * Device time, in time mode.  While the device is busy, its time goes
- * to the requests that complete: each completion is charged the time
- * since the previous completion, or since the device went from empty to
- * busy (hcfq_driver_add()) if that is later, so the busy time is split
- * among the requests however many are in flight and in whatever order
- * they complete, and a queue whose slice has ended still pays for what
- * it left in the driver.  While the device is empty, its time goes to the
- * active queue if that holds it (idles for it, or waits for its next
- * request within its slice): hcfq_charge_hold().  So a slice that ends
- * as soon as its queue has nothing queued costs what its requests cost,
- * not the microseconds it lasted.
+ * to the requests that leave the driver, completed or requeued
+ * (hcfq_driver_del()): each is charged the time since the previous one
+ * left, or since the device went from empty to busy (hcfq_driver_add())
+ * if that is later, so the busy time is split among the requests however
+ * many are in flight and in whatever order they complete, and a queue
+ * whose slice has ended still pays for what it left in the driver.
+ * While the device is empty, its time goes to the active queue if that
+ * holds it (idles for it, or waits for its next request within its
+ * slice): hcfq_charge_hold(), at the next dispatch or the slice end.  So a
+ * slice that ends as soon as its queue has nothing queued costs what its
+ * requests cost, not the microseconds it lasted.
  */
 static void hcfq_charge(struct hcfq_data *hd, struct hcfq_queue *hq,
 			u64 charge)
@@ -742,6 +743,31 @@ static void hcfq_driver_add(struct hcfq_data *hd, struct hcfq_queue *hq,
 	hq->nr_dispatched++;
 	rq->elv.priv[1] = HCFQ_RQ_DISPATCHED;
 	rq->fifo_time = now;	/* from here on: dispatch time */
+}
+
+/*
+ * @rq of @hq leaves the driver @now, completed or requeued: it pays the
+ * device time since the previous request left, or since the device went
+ * from empty to busy if that is later (see hcfq_charge()).
+ */
+static void hcfq_driver_del(struct hcfq_data *hd, struct hcfq_queue *hq,
+			    struct request *rq, u64 now)
+{
+	lockdep_assert_held(&hd->lock);
+
+	rq->elv.priv[1] = NULL;
+	hq->nr_dispatched--;
+	hd->nr_driver--;
+	if (!hcfq_iops_mode(hd)) {
+		u64 used = now - hd->busy_mark;
+
+		if (hd->active == hq)
+			hq->slice_charge += used;
+		else
+			hcfq_charge(hd, hq, used);
+	}
+	/* in IOPS mode too: a switch to time mode then charges from here */
+	hd->busy_mark = now;
 }
 
 /* End the active queue's slice and charge it up the hierarchy. */
@@ -983,8 +1009,13 @@ static struct request *__hcfq_dispatch(struct hcfq_data *hd)
 		rq = list_first_entry(&hd->dispatch, struct request, queuelist);
 		list_del_init(&rq->queuelist);
 		hq = rq->elv.priv[0];
-		if (hq)
+		if (hq) {
+			/* if the device was empty, the active queue held it */
+			if (hd->active && hd->idling != HCFQ_IDLE_DRY &&
+			    !hcfq_iops_mode(hd))
+				hcfq_charge_hold(hd, hd->active, now);
 			hcfq_driver_add(hd, hq, rq, now);
+		}
 		rq->rq_flags |= RQF_STARTED;
 		return rq;
 	}
@@ -1497,23 +1528,10 @@ static void hcfq_completed(struct hcfq_data *hd, struct hcfq_queue *hq,
 {
 	u64 now = hcfq_now(hd);
 
-	rq->elv.priv[1] = NULL;
-	hq->nr_dispatched--;
-	hd->nr_driver--;
+	hcfq_driver_del(hd, hq, rq, now);
 	hq->last_end_ns = now;
 	hcfq_rwstat_add(&hq->group->stats.service_time,
 			hcfq_rwidx(rq->cmd_flags), now - rq->fifo_time);
-	if (!hcfq_iops_mode(hd)) {
-		/* see hcfq_charge() */
-		u64 used = now - hd->busy_mark;
-
-		if (hd->active == hq)
-			hq->slice_charge += used;
-		else
-			hcfq_charge(hd, hq, used);
-	}
-	/* in IOPS mode too: a switch to time mode then charges from here */
-	hd->busy_mark = now;
 
 	if (hd->active == hq && !hq->nr_queued && !hq->nr_dispatched &&
 	    !hd->idling) {
@@ -1586,8 +1604,12 @@ static void hcfq_finish_request(struct request *rq)
  * hcfq_requeue_request - the elevator's requeue_request op
  * @rq: a dispatched request the driver handed back
  *
- * The request is no longer in the driver; blk-mq puts it back through
- * hcfq_insert_requests() at the head of the dispatch list.
+ * The request is no longer in the driver, and pays for its time there as
+ * a completed one does; blk-mq puts it back through
+ * hcfq_insert_requests() at the head of the dispatch list.  Unless the
+ * driver has prepared it (RQF_DONTPREP, as SCSI's retries): blk-mq then
+ * sends it back to the driver without hcfq (blk_mq_requeue_work()), so
+ * for hcfq it stays in the driver until it completes.
  *
  * Context: any, including interrupt context; takes hd->lock with
  * interrupts saved.
@@ -1597,12 +1619,11 @@ static void hcfq_requeue_request(struct request *rq)
 	struct hcfq_queue *hq = rq->elv.priv[0];
 	unsigned long flags;
 
-	if (!hq || rq->elv.priv[1] != HCFQ_RQ_DISPATCHED)
+	if (!hq || rq->elv.priv[1] != HCFQ_RQ_DISPATCHED ||
+	    (rq->rq_flags & RQF_DONTPREP))
 		return;
 	spin_lock_irqsave(&hq->hd->lock, flags);
-	rq->elv.priv[1] = NULL;
-	hq->nr_dispatched--;
-	hq->hd->nr_driver--;
+	hcfq_driver_del(hq->hd, hq, rq, hcfq_now(hq->hd));
 	spin_unlock_irqrestore(&hq->hd->lock, flags);
 }
 
