@@ -1,6 +1,6 @@
 #!/bin/sh
 # budget: 420
-# results: switch nr-requests submit-queues weights exit drained dmesg
+# results: switch nr-requests slice-idle submit-queues weights exit drained dmesg
 # Queue changes under I/O with hcfq attached (issue 15, item 2). On a
 # rotational QD2 null_blk (hcfq idles for a queue's next request there,
 # so the idle timer is armed most of the time), g1 (weight 100) and g2
@@ -10,6 +10,11 @@
 #   0.2 s apart; every write to queue/scheduler succeeds;
 # - nr-requests: nr_requests 4, 64, 8, 256, 16 (a queue freeze each;
 #   4 is hcfq's minimum), each written and read back;
+# - slice-idle: slice_idle 0, 8, 0, 8, 0, 8 (ms), 0.3 s apart: hcfq goes
+#   from time mode to IOPS mode and back with requests in flight (the
+#   first time-mode completion must not pay for the IOPS-mode period:
+#   see hcfq_completed()); each value is taken and read back, and the
+#   drained and dmesg checks below cover the state it leaves;
 # - submit-queues: null_blk's submit_queues 2, 1, 2, 1, which remaps the
 #   hardware contexts and takes the elevator off and puts it back; each
 #   write succeeds, the queue has that many contexts (plus null_blk's
@@ -99,6 +104,18 @@ for nr in 4 64 8 256 16; do
 done
 phase nr_requests
 check_rc "$SCEN:nr-requests" "$bad" "nr_requests 4 64 8 256 16 under I/O, $bad not taken"
+
+# ---- slice-idle
+bad=0 seen=
+for v in 0 8 0 8 0 8; do
+	echo "$v" > "$Q/iosched/slice_idle" || { bad=$((bad + 1)); continue; }
+	r=$(cat "$Q/iosched/slice_idle")
+	seen="$seen $r"
+	[ "$r" = "$v" ] || bad=$((bad + 1))
+	sleep 0.3
+done
+phase slice_idle
+check_rc "$SCEN:slice-idle" "$bad" "slice_idle 0 8 0 8 0 8 under I/O, read back:$seen"
 
 # ---- submit-queues
 bad=0 seen=
