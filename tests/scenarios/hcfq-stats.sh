@@ -2,8 +2,11 @@
 # budget: 120
 # results: .
 # hcfq's CFQ-style v1 stat files count what the scheduler did (cgroup v1).
-# Groups p and p/c; one 8 KiB O_DIRECT QD1 reader runs 3 s in p/c, then
-# one writer 3 s in p/c. Then:
+# Groups p and p/c; two 8 KiB O_DIRECT QD1 readers run 3 s in p/c, then
+# two writers 3 s in p/c. Two, so that one's request waits in hcfq while
+# the other's is on the QD1 disk: a request that is dispatched as soon
+# as it is queued waits 0 ns, since hcfq reads the block layer's time,
+# which a submitter's plug reads once. Then:
 #  - c's blkio.io_service_bytes Read/Write = fio's bytes (within 1 %),
 #    and blkio.io_serviced = bytes / 8 KiB (the disk's max request);
 #  - p's _recursive files (bytes, serviced, sectors, time) equal c's own;
@@ -31,7 +34,7 @@ near() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d
 
 for rwm in read write; do
 	cg_exec c fio --name=st --filename="$dev" --rw=$rwm --bs=8k --direct=1 \
-		--ioengine=psync --time_based --runtime=3 --size=1g \
+		--ioengine=psync --numjobs=2 --time_based --runtime=3 --size=1g \
 		--output-format=terse --terse-version=3 --output="$ODIR/fio.$rwm" > /dev/null 2>&1
 done
 rb=$(fio_bytes "$ODIR/fio.read")
