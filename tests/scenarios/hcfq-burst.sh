@@ -32,10 +32,10 @@
 # roughly), the charged time 0.0 to 2.1, and the totals 0.921 to 0.972
 # of none's (hcfq-deep holds the deep disk's 0.9 bound; here hcfq idles
 # briefly for g6 between its requests).
-# burst-gi0 has the longer tail, g1 again always over: of 8 boots of the
-# kernel of 2026-12-06, seven were 0.7 to 2.5 points off in bytes and 0.7
-# to 2.8 in time, and one 4.5 and 4.7, over the +-4 it had. +-6 still
-# fails the slice-time kernel's 18.4 and 28.6 by far.
+# burst-gi0 has the longer tail, g1 again always over: in 14 boots of the
+# kernel of 2026-12-06 it was 0.7 to 4.5 points off in bytes and 0.7 to
+# 4.7 in time, two boots over the +-4 it had. +-6 still fails the
+# slice-time kernel's 18.4 and 28.6 by far.
 . /tests/guest/lib.sh
 . /tests/guest/fair.sh
 
