@@ -729,16 +729,22 @@ static void hcfq_charge_hold(struct hcfq_data *hd, struct hcfq_queue *hq,
 }
 
 /*
- * @rq of @hq goes to the driver @now: the device's busy time starts here
- * if it was empty (see hcfq_charge()).
+ * @rq of @hq goes to the driver @now, from either dispatch path: if the
+ * device was empty, the active queue pays for the time it held it
+ * (unless that was a dry wait, which is nobody's), and the device's busy
+ * time starts here (see hcfq_charge()).
  */
 static void hcfq_driver_add(struct hcfq_data *hd, struct hcfq_queue *hq,
 			    struct request *rq, u64 now)
 {
 	lockdep_assert_held(&hd->lock);
 
-	if (!hd->nr_driver)
+	if (!hd->nr_driver) {
+		if (hd->active && hd->idling != HCFQ_IDLE_DRY &&
+		    !hcfq_iops_mode(hd))
+			hcfq_charge_hold(hd, hd->active, now);
 		hd->busy_mark = now;
+	}
 	hd->nr_driver++;
 	hq->nr_dispatched++;
 	rq->elv.priv[1] = HCFQ_RQ_DISPATCHED;
@@ -934,8 +940,6 @@ static struct request *hcfq_dispatch_from(struct hcfq_data *hd,
 	lockdep_assert_held(&hd->lock);
 
 	hcfq_remove_request(hd, hq, rq);
-	if (!hcfq_iops_mode(hd))
-		hcfq_charge_hold(hd, hq, now);
 	hq->slice_dispatched++;
 	hcfq_rwstat_add(&st->queued, i, -1);
 	hcfq_rwstat_add(&st->bytes, i, blk_rq_bytes(rq));
@@ -1009,13 +1013,8 @@ static struct request *__hcfq_dispatch(struct hcfq_data *hd)
 		rq = list_first_entry(&hd->dispatch, struct request, queuelist);
 		list_del_init(&rq->queuelist);
 		hq = rq->elv.priv[0];
-		if (hq) {
-			/* if the device was empty, the active queue held it */
-			if (hd->active && hd->idling != HCFQ_IDLE_DRY &&
-			    !hcfq_iops_mode(hd))
-				hcfq_charge_hold(hd, hd->active, now);
+		if (hq)
 			hcfq_driver_add(hd, hq, rq, now);
-		}
 		rq->rq_flags |= RQF_STARTED;
 		return rq;
 	}
