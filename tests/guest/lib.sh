@@ -65,11 +65,11 @@
 #       kernel log since this scenario began (/init's /dev/kmsg marker)
 #       has a splat (the pattern in /tests/guest/splat.re, which the host
 #       also applies to the whole console log). Not kmemleak's own "N new
-#       suspected memory leaks" line: kmemleak_check and /init's scan at
-#       the end of a boot decide, leaving out one known upstream leak
-#       (kmemleak_scan), and print the reports that count, which the
-#       pattern's "unreferenced object" catches
-#   kmemleak_begin, kmemleak_check NAME "when", kmemleak_scan FILE
+#       suspected memory leaks" line: /init's scan at the end of a boot
+#       decides, leaving out one known upstream leak (kmemleak_scan),
+#       and prints the reports that count, which the pattern's
+#       "unreferenced object" catches
+#   kmemleak_scan FILE               (/init's, at the end of a boot)
 #   check_rc NAME RC "detail"        result NAME PASS if RC is 0, else FAIL
 # scheduler state and processes:
 #   sched_busy DEV                   hcfq's debugfs busy line for DEV
@@ -135,10 +135,18 @@ log() {
 # journal and the inode tables now, through the page cache (17 to 18 s
 # on hcfq-bwrite's disk), so that no lazy init runs in a measurement;
 # hcfq-bwrite-mix's fsync-p99 also leans on the writeback this leaves
-# behind (BENCHMARKS.md, "fsync-p99's reference").
+# behind (BENCHMARKS.md, "fsync-p99's reference"). With EXT4_LAZY=1, for
+# a scenario that judges no rate or share, nothing is zeroed, neither at
+# mkfs nor later by ext4's lazy init (noinit_itable): a fresh null_blk
+# reads back zeroes.
 ext4_new() {
-	mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$1" &&
-		mount -t ext4 "$1" "$2"
+	if [ "${EXT4_LAZY-}" = 1 ]; then
+		mkfs.ext4 -q -F -E lazy_itable_init=1,lazy_journal_init=1 "$1" &&
+			mount -t ext4 -o noinit_itable "$1" "$2"
+	else
+		mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$1" &&
+			mount -t ext4 "$1" "$2"
+	fi
 }
 
 # ---------------------------------------------------------------- null_blk
@@ -387,12 +395,6 @@ wait_gone() {
 }
 
 # ---------------------------------------------------------------- kmemleak
-# kmemleak_begin: forget what was reported so far (kernels with kmemleak)
-kmemleak_begin() {
-	[ -e /sys/kernel/debug/kmemleak ] && echo clear > /sys/kernel/debug/kmemleak
-	return 0
-}
-
 # kmemleak_scan FILE: scan twice, save the report in FILE, print "N K":
 # N reports, and K more of the known upstream leak below, not counted.
 # Two scans, because kmemleak reports an object only when it was found
@@ -425,16 +427,3 @@ kmemleak_scan() {
 	END { flush(); print n + 0, k + 0 }' "$1"
 }
 
-# kmemleak_check NAME WHAT: result NAME from kmemleak_scan, SKIP without
-# kmemleak
-kmemleak_check() {
-	if [ ! -e /sys/kernel/debug/kmemleak ]; then
-		result "$1" SKIP "no kmemleak in this kernel"
-		return 0
-	fi
-	sleep 6
-	set -- "$1" "$2" $(kmemleak_scan "$ODIR/kmemleak.txt")
-	[ "$3" = 0 ]
-	check_rc "$1" $? "kmemleak scan $2: $3 leak reports ($4 of blk-throttle's known one not counted)"
-	[ "$3" = 0 ] || head -n 40 "$ODIR/kmemleak.txt.new" > /dev/console
-}

@@ -27,8 +27,12 @@ fi
 sched_drained "$SCEN:quiet" "$DEV" "no I/O"
 
 id=$(stat -c %i "$(cg_path g1)")
+# the samples take about 3 s once the queue is served; fio starts in
+# about a second, and in seconds on the debug kernel
+rt=6
+[ "${VARIANT-}" = debug ] && rt=12
 cg_exec g1 ionice -c2 -n7 fio --name=dbg --filename="$DEV" --rw=read \
-	--bs=8k --direct=1 --ioengine=psync --time_based --runtime=12 \
+	--bs=8k --direct=1 --ioengine=psync --time_based --runtime=$rt \
 	--size=256m --output=/dev/null > /dev/null 2>&1 &
 fpid=$!
 # sample once the reader's queue is served (fio takes seconds to start
@@ -40,7 +44,7 @@ while [ $i -lt 120 ] && [ "$(cat "$D/active")" = none ]; do
 done
 : > "$ODIR/samples"
 i=0
-while [ $i -lt 15 ]; do
+while [ $i -lt 15 ] && kill -0 "$fpid" 2>/dev/null; do
 	{ echo "active $(cat "$D/active")"; echo "idling $(cat "$D/idling")"
 	  echo "busy $(cat "$D/busy")"; } >> "$ODIR/samples" 2>&1
 	sleep 0.2

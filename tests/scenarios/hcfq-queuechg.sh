@@ -23,7 +23,7 @@
 #   all of that (they belong to the cgroup, not to the elevator). g1's
 #   device weight is reported only: it belongs to the elevator's group,
 #   which every switch frees, so it is gone (bfq's too);
-# - exit: 10 short-lived dd readers in g3 (weight 500), one after the
+# - exit: 5 short-lived dd readers in g3 (weight 500), one after the
 #   other, two 8 KiB reads each: hcfq idles for each dd's queue after its
 #   last read, and the dd exits during that wait. Every dd succeeds;
 # - drained: the reader loops, told to stop, end within 60 s, no read of
@@ -142,12 +142,12 @@ check_rc "$SCEN:weights" $? "weights before: g1 '$w1' g2 '$w2'; after: g1 '$a1' 
 
 # ---- exit
 bad=0
-for i in $(seq 10); do
+for i in $(seq 5); do
 	cg_exec g3 dd if="$DEV" of=/dev/null bs=8k count=2 skip=$((i * 64)) \
 		iflag=direct 2>/dev/null || bad=$((bad + 1))
 done
 phase exit
-check_rc "$SCEN:exit" "$bad" "10 dd readers exited while hcfq idled for them, $bad failed"
+check_rc "$SCEN:exit" "$bad" "5 dd readers exited while hcfq idled for them, $bad failed"
 
 # ---- drained
 touch "$STOP"
