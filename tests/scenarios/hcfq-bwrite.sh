@@ -16,6 +16,9 @@
 #                  1.1 x vm.dirty_bytes (none and hcfq)
 # BW_SCHEDS (default "none hcfq"): the schedulers run; the results of
 # one left out are SKIP, and so is TARGET:tput without none.
+# BW_DISK=deep runs on the deep-queue disk model instead (queue depth 32,
+# BW_MBPS MiB/s, default 32, requests of up to BW_MAXSEC sectors, default
+# 1024; tests/plan.bwrite), and BW_DIRTY_MB (default 32) sets the pool.
 # On v2 the io controller depends on the memory controller
 # (io_cgrp_subsys.depends_on in block/blk-cgroup.c), so every io cgroup
 # has a memcg of its own, shown in cgroup.controllers or not, and so a
@@ -28,15 +31,21 @@
 RT=${BW_RT:-40}
 RAMP=${BW_RAMP:-20}
 TOL=5
-DIRTY=$((32 << 20))
+DIRTY=$((${BW_DIRTY_MB:-32} << 20))
 W="g1:100 g3:300 g6:600"
 WANT="g1:10 g3:30 g6:60"
 JOB="--rw=write --bs=8k --direct=0 --ioengine=psync --end_fsync=0"
 MNT=/mnt/bw
 
-# three 512 MiB ranges on the raw device (fair_run)
-fair_disk bw none memory_backed=1 size=1536 ||
-	{ result "$SCEN" FAIL "disk setup failed"; exit 0; }
+# three 512 MiB ranges on the raw device (fair_run); BW_DISK=deep: the
+# deep-queue disk (fair_deep_disk) at BW_MBPS MiB/s, with requests of up
+# to BW_MAXSEC sectors
+if [ "${BW_DISK:-qd1}" = deep ]; then
+	fair_deep_disk bw "${BW_MBPS:-32}" memory_backed=1 size=1536 \
+		max_sectors="${BW_MAXSEC:-1024}"
+else
+	fair_disk bw none memory_backed=1 size=1536
+fi || { result "$SCEN" FAIL "disk setup failed"; exit 0; }
 fair_groups hcfq "$W" || { result "$SCEN" FAIL "cgroup setup failed"; exit 0; }
 dirty_limits $((DIRTY / 2)) "$DIRTY"
 FAIR_RAMP=$RAMP
