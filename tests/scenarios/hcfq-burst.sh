@@ -35,7 +35,10 @@
 # burst-gi0 has the longer tail, g1 again always over: in 14 boots of the
 # kernel of 2026-12-06 it was 0.7 to 4.5 points off in bytes and 0.7 to
 # 4.7 in time, two boots over the +-4 it had. +-6 still fails the
-# slice-time kernel's 18.4 and 28.6 by far.
+# slice-time kernel's 18.4 and 28.6 by far. The cause is the credit a
+# rejoining entity keeps (BENCHMARKS.md, "hcfq-burst with group_idle=0"):
+# g6 leaves and rejoins at nearly every request, and loses what it was
+# owed beyond one slice each time.
 . /tests/guest/lib.sh
 . /tests/guest/fair.sh
 
