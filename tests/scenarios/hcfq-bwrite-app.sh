@@ -23,7 +23,7 @@
 # the device shares, where g6 was up to 6.6 points short; with patch
 # 0014's smaller chunks for cgroup wbs, which keep ext4's commits from
 # waiting on g1's writeback, 0.1 to 0.5 off in 9 boots (device shares
-# within 0.7). Not yet in make check, whose hour is full (BENCHMARKS.md).
+# within 0.7). make check runs it there too, last in hcfq-v2's boot.
 # On the debug kernel (KASAN, lockdep, kmemleak) the shares and the
 # throughput are reported, not judged (SKIP). There they missed 10/30/60 by 6.3 and 23.8 points
 # in two boots (14.5/31.8/53.7, 26.0/37.9/36.2), and hcfq moved 1.4 and
