@@ -140,13 +140,10 @@ log() {
 # mkfs nor later by ext4's lazy init (noinit_itable): a fresh null_blk
 # reads back zeroes.
 ext4_new() {
-	if [ "${EXT4_LAZY-}" = 1 ]; then
-		mkfs.ext4 -q -F -E lazy_itable_init=1,lazy_journal_init=1 "$1" &&
-			mount -t ext4 -o noinit_itable "$1" "$2"
-	else
-		mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$1" &&
-			mount -t ext4 "$1" "$2"
-	fi
+	_e4_lazy=0 _e4_opt=defaults
+	[ "${EXT4_LAZY-}" = 1 ] && _e4_lazy=1 _e4_opt=noinit_itable
+	mkfs.ext4 -q -F -E lazy_itable_init=$_e4_lazy,lazy_journal_init=$_e4_lazy "$1" &&
+		mount -t ext4 -o $_e4_opt "$1" "$2"
 }
 
 # ---------------------------------------------------------------- null_blk

@@ -17,8 +17,9 @@
 # BW_SCHEDS (default "none hcfq"): the schedulers run; the results of
 # one left out are SKIP, and so is TARGET:tput without none.
 # BW_DISK=deep runs on the deep-queue disk model instead (queue depth 32,
-# BW_MBPS MiB/s, default 32, requests of up to BW_MAXSEC sectors, default
-# 1024; tests/plan.bwrite), and BW_DIRTY_MB (default 32) sets the pool.
+# BW_MBPS MiB/s, default 32; BW_MAXSEC sectors per request if set, else
+# fair_deep_disk's 512 KiB; tests/plan.bwrite), and BW_DIRTY_MB (default
+# 32) sets the pool.
 # On v2 the io controller depends on the memory controller
 # (io_cgrp_subsys.depends_on in block/blk-cgroup.c), so every io cgroup
 # has a memcg of its own, shown in cgroup.controllers or not, and so a
@@ -37,12 +38,10 @@ WANT="g1:10 g3:30 g6:60"
 JOB="--rw=write --bs=8k --direct=0 --ioengine=psync --end_fsync=0"
 MNT=/mnt/bw
 
-# three 512 MiB ranges on the raw device (fair_run); BW_DISK=deep: the
-# deep-queue disk (fair_deep_disk) at BW_MBPS MiB/s, with requests of up
-# to BW_MAXSEC sectors
+# three 512 MiB ranges on the raw device (fair_run)
 if [ "${BW_DISK:-qd1}" = deep ]; then
 	fair_deep_disk bw "${BW_MBPS:-32}" memory_backed=1 size=1536 \
-		max_sectors="${BW_MAXSEC:-1024}"
+		${BW_MAXSEC:+max_sectors=$BW_MAXSEC}
 else
 	fair_disk bw none memory_backed=1 size=1536
 fi || { result "$SCEN" FAIL "disk setup failed"; exit 0; }

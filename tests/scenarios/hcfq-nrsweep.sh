@@ -6,9 +6,7 @@
 # kernel's default, 128, is hcfq-admit's dread case, the same run in the
 # same boot, so it is not run again here): shares of the bytes the groups
 # moved while all three ran (fair_window) within +-3 points at every
-# depth, and the depth took effect. SWEEP_NRS (comma-separated) sets
-# other depths; each is a result nrN, which the header above must
-# declare. Not fio's bytes: each fio counts its own 15 s, and the three
+# depth, and the depth took effect. Not fio's bytes: each fio counts its own 15 s, and the three
 # start up to a second apart under TCG, so one of them runs alone at the
 # end. That put g1 (the first started, the last to get going) 3.3 and
 # 4.4 points high at nr128 in two boots of 13, when this ran nr128; fio's
@@ -21,7 +19,7 @@ JOB="--rw=read --bs=8k --direct=1 --ioengine=psync"
 fair_disk swp hcfq || { result "$SCEN" FAIL "disk setup failed"; exit 0; }
 fair_groups hcfq "g1:100 g3:300 g6:600" || { result "$SCEN" FAIL "cgroup setup failed"; exit 0; }
 metric "$SCEN:default" "nr_requests=$(cat "/sys/block/$(basename "$DEV")/queue/nr_requests")"
-for nr in $(echo "${SWEEP_NRS:-4,16}" | tr , " "); do
+for nr in 4 16; do
 	set_sched "$DEV" hcfq "$nr" || { result "$SCEN:nr$nr" FAIL "nr_requests $nr not set"; continue; }
 	fair_run "nr$nr" "$RT" "g1:$JOB;g3:$JOB;g6:$JOB"
 	fair_check "$SCEN:nr$nr" "nr$nr" win "g1:10 g3:30 g6:60" 3
