@@ -304,23 +304,31 @@ static void hcfq_entity_dequeue(struct hcfq_entity *e)
 
 /*
  * Charge @charge of service to @e at @weight, keeping its tree sorted.
- * An entity just taken off a tree that it left empty still moves the
- * tree's min_vtime, as if it had been charged before it left.
+ * An entity on a tree is moved in place: taken out and put back through
+ * hcfq_entity_dequeue() and hcfq_entity_add(), it would let min_vtime
+ * jump to the next entity's vtime meanwhile, so that the floor would be
+ * the runner-up's and not the least vtime.  No floor applies: a charge
+ * is no rejoining.  An entity just taken off a tree that it left empty
+ * still moves the tree's min_vtime, as if it had been charged before it
+ * left.
  */
 static void hcfq_entity_charge(struct hcfq_entity *e, u64 charge,
 			       unsigned int weight)
 {
 	struct hcfq_sched_data *sd = e->sd;
-	bool on_tree = e->on_tree;
 
-	if (on_tree)
-		hcfq_entity_dequeue(e);
+	if (e->on_tree) {
+		rb_erase_cached(&e->rb, &sd->tree);
+		WRITE_ONCE(sd->weight_sum, sd->weight_sum - e->weight + weight);
+		WRITE_ONCE(e->weight, weight);
+		e->vtime += hcfq_vtime_delta(charge, weight);
+		rb_add_cached(&e->rb, &sd->tree, hcfq_vtime_less);
+		hcfq_update_min_vtime(sd);
+		return;
+	}
 	WRITE_ONCE(e->weight, weight);
 	e->vtime += hcfq_vtime_delta(charge, weight);
-	/* back in place: a charge is no rejoining, no floor applies */
-	if (on_tree)
-		hcfq_entity_add(sd, e);
-	else if (sd && !sd->nr && (s64)(e->vtime - sd->min_vtime) > 0)
+	if (sd && !sd->nr && (s64)(e->vtime - sd->min_vtime) > 0)
 		sd->min_vtime = e->vtime;
 }
 

@@ -161,6 +161,36 @@ static void hcfq_test_vtime_wrap(struct kunit *test)
 	hcfq_entity_dequeue(&c);
 }
 
+/*
+ * Charging the first entity re-sorts it in place: min_vtime stays the
+ * least vtime, and does not jump to the runner-up's while it is out.
+ */
+static void hcfq_test_charge_min(struct kunit *test)
+{
+	struct hcfq_sched_data sd;
+	struct hcfq_entity a, b;
+
+	hcfq_sd_init(&sd);
+	hcfq_test_entity_init(&a, 100, NULL);
+	hcfq_test_entity_init(&b, 100, NULL);
+	b.vtime = 1000000;
+	hcfq_entity_enqueue(&sd, &a, 0);
+	hcfq_entity_enqueue(&sd, &b, 0);
+	KUNIT_EXPECT_EQ(test, sd.min_vtime, 0ULL);
+	/* still the first: the floor is its vtime */
+	hcfq_entity_charge(&a, 1000, 100);
+	KUNIT_EXPECT_EQ(test, sd.min_vtime, a.vtime);
+	KUNIT_EXPECT_TRUE(test, a.on_tree);
+	KUNIT_EXPECT_EQ(test, sd.nr, 2U);
+	KUNIT_EXPECT_EQ(test, sd.weight_sum, 200U);
+	/* charged past b: b is first, and the floor follows it */
+	hcfq_entity_charge(&a, 1000000, 100);
+	KUNIT_EXPECT_PTR_EQ(test, hcfq_first(&sd), &b);
+	KUNIT_EXPECT_EQ(test, sd.min_vtime, b.vtime);
+	hcfq_entity_dequeue(&a);
+	hcfq_entity_dequeue(&b);
+}
+
 /* Serve @n slices of 1 ms on a one-level tree and count each entity's. */
 static void hcfq_test_flat_shares(struct kunit *test)
 {
@@ -463,6 +493,7 @@ static struct kunit_case hcfq_test_cases[] = {
 	KUNIT_CASE(hcfq_test_tree_order),
 	KUNIT_CASE(hcfq_test_placement),
 	KUNIT_CASE(hcfq_test_vtime_wrap),
+	KUNIT_CASE(hcfq_test_charge_min),
 	KUNIT_CASE(hcfq_test_flat_shares),
 	KUNIT_CASE(hcfq_test_hierarchy),
 	KUNIT_CASE(hcfq_test_slices),
