@@ -93,7 +93,14 @@
  * A (re)joining entity gets vtime max(own vtime, tree min_vtime - one
  * slice): it keeps credit for at most one slice, so a group that was
  * briefly empty between two requests does not lose its place, and one
- * that was away for long cannot hoard service.
+ * that was away for long cannot hoard service.  A sync queue that gets a
+ * request while the device is still completing its earlier ones was not
+ * idle: it had nothing queued only because its requests were being
+ * served (a reader with a few large requests in flight, without group
+ * idling).  It, and every level it brings back, keeps up to
+ * 1 << HCFQ_BUSY_CREDIT_SHIFT slices instead, so that it is not forgiven
+ * what it is owed at each of its requests; however long it was away,
+ * never more.
  *
  * A queue is served in FIFO order, REQ_PRIO requests first.
  *
@@ -146,6 +153,8 @@
 #define HCFQ_IDLE_STARVE	(500 * NSEC_PER_MSEC)
 /* charge per request in IOPS mode */
 #define HCFQ_IOPS_CHARGE	NSEC_PER_MSEC
+/* credit, in slices, of a queue that rejoins busy: hcfq_queue_busy() */
+#define HCFQ_BUSY_CREDIT_SHIFT	2
 /* a request this far from the previous one is a seek */
 #define HCFQ_SEEK_THR		(8 * 1024)
 #define HCFQ_BE_WEIGHT		100	/* BE level 4 */
@@ -370,31 +379,62 @@ static bool hcfq_class_idle(struct hcfq_queue *hq)
 	return IOPRIO_PRIO_CLASS(hq->ioprio) == IOPRIO_CLASS_IDLE;
 }
 
-/* One slice of credit for an entity that joins a tree. */
-static u64 hcfq_credit(struct hcfq_data *hd, struct hcfq_entity *e)
+/*
+ * Credit for an entity that joins a tree: one slice, or four
+ * (HCFQ_BUSY_CREDIT_SHIFT) if the queue that brings it back is busy
+ * (hcfq_queue_busy()); a shift, no extra division per level.
+ */
+static u64 hcfq_credit(struct hcfq_data *hd, struct hcfq_entity *e,
+		       bool busy)
 {
-	return hcfq_vtime_delta(READ_ONCE(hd->slice_sync), e->weight);
+	u64 credit = hcfq_vtime_delta(READ_ONCE(hd->slice_sync), e->weight);
+
+	return busy ? credit << HCFQ_BUSY_CREDIT_SHIFT : credit;
+}
+
+/*
+ * Does @hq, which gets a request @now with none queued, come back from
+ * being served rather than from idleness?  It has requests in the driver,
+ * and the device completed one of them within the last slice (a request
+ * stuck there is no sign of service).  hq->nr_dispatched of this one
+ * queue is sufficient evidence for every level its activation brings
+ * back, all of which hold those requests; not a necessary one, since a
+ * sibling's or a child group's requests in the driver keep a level busy
+ * too: that level then gets one slice, as any other.  Writeback is paced
+ * by what was dirtied, not by its place on the tree, and a reader must
+ * not wait four slices behind it; the IDLE class gains no place either.
+ */
+static bool hcfq_queue_busy(struct hcfq_data *hd, struct hcfq_queue *hq,
+			    u64 now)
+{
+	return hq->sync && !hcfq_class_idle(hq) && hq->nr_dispatched &&
+		hq->last_end_ns &&
+		now - hq->last_end_ns < READ_ONCE(hd->slice_sync);
 }
 
 /* Mark @hq busy: put it and every idle level above it on their trees. */
-static void hcfq_activate_queue(struct hcfq_data *hd, struct hcfq_queue *hq)
+static void hcfq_activate_queue(struct hcfq_data *hd, struct hcfq_queue *hq,
+				u64 now)
 {
 	struct hcfq_group *hg = hq->group;
 	struct hcfq_entity *e = &hq->entity;
+	struct hcfq_sched_data *sd = hcfq_class_idle(hq) ? &hg->idle_queues :
+		&hg->queues;
+	bool busy = hcfq_queue_busy(hd, hq, now);
 
 	lockdep_assert_held(&hd->lock);
 
-	hcfq_entity_enqueue(hcfq_class_idle(hq) ? &hg->idle_queues :
-			    &hg->queues, e, hcfq_credit(hd, e));
+	/* a queue whose class changed keeps no place on its new tree */
+	hcfq_entity_enqueue(sd, e, hcfq_credit(hd, e, busy && e->sd == sd));
 	hd->nr_busy++;
 
 	for (e = e->parent; e && !e->on_tree; e = e->parent) {
 		struct hcfq_group *owner = hcfq_entity_group(e);
-		struct hcfq_sched_data *sd = e->type == HCFQ_ENT_LEAF ?
-			&owner->children : &owner->parent->children;
 
+		sd = e->type == HCFQ_ENT_LEAF ? &owner->children :
+			&owner->parent->children;
 		WRITE_ONCE(e->weight, hcfq_entity_weight(e));
-		hcfq_entity_enqueue(sd, e, hcfq_credit(hd, e));
+		hcfq_entity_enqueue(sd, e, hcfq_credit(hd, e, busy));
 	}
 }
 
@@ -1236,7 +1276,7 @@ static void hcfq_insert_request(struct hcfq_data *hd, struct request *rq,
 			q->last_merge = rq;
 	}
 	if (!hq->entity.on_tree)
-		hcfq_activate_queue(hd, hq);
+		hcfq_activate_queue(hd, hq, now);
 
 	why = hcfq_should_preempt(hd, hq, now);
 	if (why)

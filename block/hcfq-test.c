@@ -191,6 +191,82 @@ static void hcfq_test_charge_min(struct kunit *test)
 	hcfq_entity_dequeue(&b);
 }
 
+/*
+ * A queue that gets a request while the device is still completing its
+ * earlier ones was not idle: it and the levels it brings back keep up to
+ * four slices instead of one; never more, however far the tree went on
+ * without it, and across the wrap of vtime.
+ */
+static void hcfq_test_busy_credit(struct kunit *test)
+{
+	u16 be4 = IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 4);
+	u16 idle = IOPRIO_PRIO_VALUE(IOPRIO_CLASS_IDLE, 0);
+	struct hcfq_data hd = { .slice_sync = HCFQ_SLICE_SYNC };
+	struct hcfq_queue hq = { .sync = true, .ioprio = be4 };
+	struct hcfq_sched_data sd;
+	struct hcfq_entity other, e;
+	u64 now = 10ULL * NSEC_PER_SEC, c, busy;
+	int i;
+
+	/* busy: requests in the driver, and one completed within a slice */
+	hq.last_end_ns = now - NSEC_PER_MSEC;
+	KUNIT_EXPECT_FALSE(test, hcfq_queue_busy(&hd, &hq, now));
+	hq.nr_dispatched = 3;
+	KUNIT_EXPECT_TRUE(test, hcfq_queue_busy(&hd, &hq, now));
+	/* a request stuck in the driver, or none completed yet: idle */
+	hq.last_end_ns = now - 2 * HCFQ_SLICE_SYNC;
+	KUNIT_EXPECT_FALSE(test, hcfq_queue_busy(&hd, &hq, now));
+	hq.last_end_ns = 0;
+	KUNIT_EXPECT_FALSE(test, hcfq_queue_busy(&hd, &hq, now));
+	hq.last_end_ns = now - NSEC_PER_MSEC;
+	/* not writeback, nor the IDLE class */
+	hq.sync = false;
+	KUNIT_EXPECT_FALSE(test, hcfq_queue_busy(&hd, &hq, now));
+	hq.sync = true;
+	hq.ioprio = idle;
+	KUNIT_EXPECT_FALSE(test, hcfq_queue_busy(&hd, &hq, now));
+
+	hcfq_sd_init(&sd);
+	hcfq_test_entity_init(&other, 100, NULL);
+	hcfq_test_entity_init(&e, 600, NULL);
+	c = hcfq_credit(&hd, &e, false);
+	busy = hcfq_credit(&hd, &e, true);
+	KUNIT_EXPECT_EQ(test, busy, c << HCFQ_BUSY_CREDIT_SHIFT);
+
+	/* the tree went on three of e's slices without it */
+	hcfq_entity_enqueue(&sd, &other, 0);
+	hcfq_entity_charge(&other, HCFQ_SLICE_SYNC / 2, 100);
+	KUNIT_EXPECT_GT(test, sd.min_vtime, 3 * c);
+	KUNIT_EXPECT_LT(test, sd.min_vtime, 4 * c);
+	/* back busy, e keeps its vtime */
+	hcfq_entity_enqueue(&sd, &e, busy);
+	KUNIT_EXPECT_EQ(test, e.vtime, 0ULL);
+	KUNIT_EXPECT_PTR_EQ(test, hcfq_first(&sd), &e);
+	hcfq_entity_dequeue(&e);
+	/* back idle, one slice */
+	hcfq_entity_enqueue(&sd, &e, c);
+	KUNIT_EXPECT_EQ(test, e.vtime, sd.min_vtime - c);
+	hcfq_entity_dequeue(&e);
+	hcfq_entity_dequeue(&other);
+
+	/* far behind, again and again, across 2^64: four slices each time */
+	hcfq_sd_init(&sd);
+	other.vtime = U64_MAX - 50 * c;
+	sd.min_vtime = other.vtime;
+	e.vtime = other.vtime - 100 * c;
+	hcfq_entity_enqueue(&sd, &other, 0);
+	for (i = 0; i < 100; i++) {
+		hcfq_entity_charge(&other, 2 * HCFQ_SLICE_SYNC, 100);
+		hcfq_entity_enqueue(&sd, &e, busy);
+		KUNIT_EXPECT_EQ(test, sd.min_vtime - e.vtime, busy);
+		KUNIT_EXPECT_PTR_EQ(test, hcfq_first(&sd), &e);
+		hcfq_entity_charge(&e, NSEC_PER_MSEC, 600);
+		hcfq_entity_dequeue(&e);
+	}
+	KUNIT_EXPECT_LT(test, other.vtime, U64_MAX / 2);
+	hcfq_entity_dequeue(&other);
+}
+
 /* Serve @n slices of 1 ms on a one-level tree and count each entity's. */
 static void hcfq_test_flat_shares(struct kunit *test)
 {
@@ -494,6 +570,7 @@ static struct kunit_case hcfq_test_cases[] = {
 	KUNIT_CASE(hcfq_test_placement),
 	KUNIT_CASE(hcfq_test_vtime_wrap),
 	KUNIT_CASE(hcfq_test_charge_min),
+	KUNIT_CASE(hcfq_test_busy_credit),
 	KUNIT_CASE(hcfq_test_flat_shares),
 	KUNIT_CASE(hcfq_test_hierarchy),
 	KUNIT_CASE(hcfq_test_slices),
