@@ -33,6 +33,8 @@
 #       result NAME SKIP "WHY; ..." (where the disk is not the bottleneck)
 #   fair_agree TAG       largest |kernel - fio| bytes per group, % of fio
 #       (100 if there is nothing to compare)
+#   fair_agree_check NAME TAG MAX
+#       result NAME PASS if fair_agree TAG is at most MAX %, with a metric
 #   fair_total TAG       fio's bytes of all groups in run TAG
 #   fair_vs NAME TAG BASE MIN
 #       result NAME PASS if run TAG moved at least MIN x the bytes of run
@@ -325,6 +327,16 @@ fair_agree() {
 		{ if ($2 > 0) { d = ($4 - $2) / $2 * 100; if (d < 0) d = -d } else d = 100
 		  if (d > m) m = d }
 		END { if (!NR) m = 100; printf "%.1f\n", m + 0 }'
+}
+
+fair_agree_check() {
+	_fa_a=$(fair_agree "$2")
+	metric "$1" "fio_vs_kernel_maxpct=$_fa_a"
+	if awk -v a="$_fa_a" -v m="$3" 'BEGIN { exit !(a <= m) }'; then
+		result "$1" PASS "kernel byte counters agree with fio within $_fa_a % per group"
+	else
+		result "$1" FAIL "kernel byte counters differ from fio by $_fa_a % (> $3)"
+	fi
 }
 
 fair_total() {

@@ -43,13 +43,7 @@ for rw in read write; do
 	fair_run "$rw" "$RT" "g1:$JOB;g3:$JOB;g6:$JOB"
 	fair_check "$SCEN:$rw" "$rw" fio "$WANT" "$TOL"
 	fair_check "$SCEN:$rw-window" "$rw" win "$WANT" "$TOL"
-	agree=$(fair_agree "$rw")
-	metric "$SCEN:$rw-stats" "fio_vs_kernel_maxpct=$agree"
-	if awk -v a="$agree" 'BEGIN { exit !(a <= 5) }'; then
-		result "$SCEN:$rw-stats" PASS "kernel byte counters agree with fio within $agree %"
-	else
-		result "$SCEN:$rw-stats" FAIL "kernel byte counters differ from fio by $agree %"
-	fi
+	fair_agree_check "$SCEN:$rw-stats" "$rw" 5
 	# disk time charged follows the weights too
 	fair_check "$SCEN:$rw-time" "$rw" time "$WANT" "$TOL"
 done

@@ -28,11 +28,6 @@ for rw in read write mix; do
 	fair_run "$rw" 20 "$spec"
 	fair_check "$SCEN:$rw" "$rw" win "$WANT" 5
 	metric "$SCEN:$rw-fio" "$(fair_dev "$ODIR/$rw.fio" "$WANT")"
-	agree=$(fair_agree "$rw")
-	if awk -v a="$agree" 'BEGIN { exit !(a <= 5) }'; then
-		result "$SCEN:$rw-stats" PASS "kernel byte counters agree with fio within $agree % per group"
-	else
-		result "$SCEN:$rw-stats" FAIL "kernel byte counters differ from fio by $agree %"
-	fi
+	fair_agree_check "$SCEN:$rw-stats" "$rw" 5
 done
 nullb_destroy s002
