@@ -8,9 +8,9 @@
 # moved while all three ran (fair_window) within +-3 points at every
 # depth, and the depth took effect. Not fio's bytes: each fio counts its
 # own 15 s, and the three start up to a second apart under TCG, so one
-# of them runs alone at the end. That put g1 (the first started, the last to get going) 3.3 and
-# 4.4 points high at nr128 in two boots of 13, when this ran nr128; fio's
-# shares are kept as a metric.
+# of them runs alone at the end. That put g1 (the first started, the
+# last to get going) 3.3 and 4.4 points high at nr128 in two boots of
+# 13, when this ran nr128; fio's shares are kept as a metric.
 . /tests/guest/lib.sh
 . /tests/guest/fair.sh
 
