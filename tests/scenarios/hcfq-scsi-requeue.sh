@@ -20,9 +20,10 @@
 #   stalls the disk here (a throwaway build whose requeue op dropped it
 #   and still let its completion drop it again timed out);
 # - requeue-drained: afterwards nothing is queued in hcfq or counted in
-#   the driver (debugfs busy). A prepared request counted twice, or not
-#   at all, when it left the driver would show here (and, as an
-#   underflow, in dmesg);
+#   the driver (debugfs busy): a request lost from the count, or still
+#   counted after it completed, shows here. A requeue op that took a
+#   prepared request out of the count early (and so ignored its
+#   completion) would pass: only the charge for its retry would change;
 # - remove: rmmod scsi_debug removes the disk with hcfq attached.
 # The bytes each group moved are reported, not judged: this runs on the
 # debug kernel, which is CPU-bound under TCG.
