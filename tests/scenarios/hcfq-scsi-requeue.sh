@@ -42,6 +42,7 @@ if ! modprobe scsi_debug dev_size_mb=64 max_queue=32 delay=0 \
 	for r in setup requeue requeue-drained remove; do
 		result "$SCEN:$r" SKIP "no scsi_debug in this kernel: $(head -c 80 "$ODIR/modprobe.err")"
 	done
+	dmesg_check > /dev/null; check_rc "$SCEN:dmesg" $? "no kernel warnings"
 	exit 0
 fi
 # sd probes the disk asynchronously
