@@ -28,7 +28,7 @@
 # The bytes each group moved are reported, not judged: the two groups'
 # 8 requests in flight never fill the disk's 32 tags, so it is not
 # contended, and this runs on the debug kernel, which is CPU-bound under
-# TCG (g9 / g1 was 0.9 to 2.3 in five boots).
+# TCG (g9 / g1 was 0.9 to 2.4 in six boots).
 . /tests/guest/lib.sh
 . /tests/guest/fair.sh
 
