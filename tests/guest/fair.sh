@@ -76,6 +76,19 @@ fair_deep_disk() {
 		mbps="$_fdd_m" completion_nsec=100000 "$@"
 }
 
+# fair_bw_disk NAME: the buffered writers' disk (hcfq-bwrite,
+# hcfq-bwrite-mix), memory-backed, 1.5 GiB, none attached: the QD1 disk,
+# or with BW_DISK=deep the deep-queue one at BW_MBPS (32) MiB/s, with
+# requests of up to BW_MAXSEC sectors if set
+fair_bw_disk() {
+	if [ "${BW_DISK:-qd1}" = deep ]; then
+		fair_deep_disk "$1" "${BW_MBPS:-32}" memory_backed=1 size=1536 \
+			${BW_MAXSEC:+max_sectors=$BW_MAXSEC}
+	else
+		fair_disk "$1" none memory_backed=1 size=1536
+	fi
+}
+
 fair_groups() {
 	for _fg in $2; do
 		_fg_n=${_fg%%:*} _fg_r=${_fg#*:}

@@ -376,6 +376,23 @@ sched_drained() {
 	fi
 }
 
+# requeue_count_start: count the block_rq_requeue tracepoint from now on
+# (the trace buffer is cleared); requeue_count_end DEV stops it, prints
+# how many fired for DEV and clears the buffer again
+requeue_count_start() {
+	echo 0 > /sys/kernel/tracing/tracing_on
+	echo > /sys/kernel/tracing/trace
+	echo 1 > /sys/kernel/tracing/events/block/block_rq_requeue/enable
+	echo 1 > /sys/kernel/tracing/tracing_on
+}
+
+requeue_count_end() {
+	echo 0 > /sys/kernel/tracing/tracing_on
+	echo 0 > /sys/kernel/tracing/events/block/block_rq_requeue/enable
+	grep -c "block_rq_requeue: $(dev_majmin "$1" | tr : ,) " /sys/kernel/tracing/trace
+	echo > /sys/kernel/tracing/trace
+}
+
 # not in a $(...): the waiting shell itself must reap the children, or
 # kill -0 finds their zombies alive
 wait_gone() {

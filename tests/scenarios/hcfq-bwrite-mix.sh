@@ -18,7 +18,8 @@
 #              points of 25/75, which do not hold yet: a paced writer
 #              sleeps holding the file's i_rwsem, and the other waits
 # MIX_PARTS picks the parts (default "fsync starve shared"); BW_DISK=deep
-# (BW_MBPS) runs them on hcfq-bwrite's deep-queue disk (tests/plan.bwrite).
+# runs them on hcfq-bwrite's deep-queue disk (fair_bw_disk,
+# tests/plan.bwrite).
 # fsync-p99's reference, none's p99, follows global writeback state
 # that the scenario before leaves: 49 and 50 ms after hcfq-bwrite-app as
 # in make check, 0.3 to 2.6 s in a boot of its own, and 31 ms (a
@@ -37,11 +38,7 @@ DIRTY=$((32 << 20))
 MNT=/mnt/mix
 STREAM="--rw=write --bs=8k --direct=0 --ioengine=psync"
 
-if [ "${BW_DISK:-qd1}" = deep ]; then
-	fair_deep_disk mix "${BW_MBPS:-32}" memory_backed=1 size=1536
-else
-	fair_disk mix none memory_backed=1 size=1536
-fi || { result "$SCEN" FAIL "disk setup failed"; exit 0; }
+fair_bw_disk mix || { result "$SCEN" FAIL "disk setup failed"; exit 0; }
 fair_groups hcfq "hi:1000 lo:100 w10:10 w1000:1000 s1:100 s3:300" ||
 	{ result "$SCEN" FAIL "cgroup setup failed"; exit 0; }
 dirty_limits $((DIRTY / 2)) "$DIRTY"

@@ -39,12 +39,7 @@ JOB="--rw=write --bs=8k --direct=0 --ioengine=psync --end_fsync=0"
 MNT=/mnt/bw
 
 # three 512 MiB ranges on the raw device (fair_run)
-if [ "${BW_DISK:-qd1}" = deep ]; then
-	fair_deep_disk bw "${BW_MBPS:-32}" memory_backed=1 size=1536 \
-		${BW_MAXSEC:+max_sectors=$BW_MAXSEC}
-else
-	fair_disk bw none memory_backed=1 size=1536
-fi || { result "$SCEN" FAIL "disk setup failed"; exit 0; }
+fair_bw_disk bw || { result "$SCEN" FAIL "disk setup failed"; exit 0; }
 fair_groups hcfq "$W" || { result "$SCEN" FAIL "cgroup setup failed"; exit 0; }
 dirty_limits $((DIRTY / 2)) "$DIRTY"
 FAIR_RAMP=$RAMP

@@ -19,7 +19,6 @@
 . /tests/guest/lib.sh
 . /tests/guest/fair.sh
 
-T=/sys/kernel/tracing
 NB=/sys/kernel/config/nullb
 
 # inject NAME KIND PROBABILITY TIMES
@@ -56,18 +55,12 @@ fi
 fair_groups hcfq "g1:100 g3:300 g6:600" || { result "$SCEN" FAIL "cgroup setup failed"; exit 0; }
 
 # ---- requeue
-echo 0 > "$T/tracing_on"
-echo > "$T/trace"
-echo 1 > "$T/events/block/block_rq_requeue/enable"
-echo 1 > "$T/tracing_on"
+requeue_count_start
 inject inj requeue 5 -1 || { result "$SCEN:requeue" FAIL "requeue_inject setup failed"; exit 0; }
 load rq 6
 wait
 inject inj requeue 0 0
-echo 0 > "$T/tracing_on"
-echo 0 > "$T/events/block/block_rq_requeue/enable"
-nreq=$(grep -c "block_rq_requeue: $(dev_majmin "$DEV" | tr : ,) " "$T/trace")
-echo > "$T/trace"
+nreq=$(requeue_count_end "$DEV")
 bad=
 for g in g1 g3 g6; do
 	[ "$(cat "$ODIR/rq.rc.$g" 2>/dev/null)" = 0 ] || bad="$bad $g"

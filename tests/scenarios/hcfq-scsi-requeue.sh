@@ -32,7 +32,6 @@
 . /tests/guest/lib.sh
 . /tests/guest/fair.sh
 
-T=/sys/kernel/tracing
 SD=/sys/bus/pseudo/drivers/scsi_debug
 RT=${SCSI_RT:-8}
 
@@ -64,10 +63,7 @@ fi
 result "$SCEN:setup" PASS "scsi_debug disk $name ($(dev_majmin "$DEV")), hcfq attached, depth $(cat "/sys/block/$name/device/queue_depth")"
 
 # ---- requeue
-echo 0 > "$T/tracing_on"
-echo > "$T/trace"
-echo 1 > "$T/events/block/block_rq_requeue/enable"
-echo 1 > "$T/tracing_on"
+requeue_count_start
 err0=$(($(cat "/sys/block/$name/device/ioerr_cnt")))
 echo 25 > "$SD/every_nth" && echo 16 > "$SD/opts" ||
 	{ result "$SCEN:requeue" FAIL "scsi_debug's error injection not set"; exit 0; }
@@ -88,10 +84,7 @@ wait_gone $((RT + 60)) $pids
 left=$WAIT_LEFT
 echo 0 > "$SD/opts"
 echo 0 > "$SD/every_nth"
-echo 0 > "$T/tracing_on"
-echo 0 > "$T/events/block/block_rq_requeue/enable"
-nreq=$(grep -c "block_rq_requeue: $(dev_majmin "$DEV" | tr : ,) " "$T/trace")
-echo > "$T/trace"
+nreq=$(requeue_count_end "$DEV")
 nerr=$(($(cat "/sys/block/$name/device/ioerr_cnt") - err0))
 bad=
 bytes=
