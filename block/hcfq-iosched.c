@@ -28,11 +28,14 @@
  * has one async queue for writeback and one proxy queue for the sync
  * I/O that others do for it (an fsync or sync(2) of pages it dirtied).
  * RT and BE queues share a tree, weighted by class and level (RT 8x BE;
- * BE level 0 to 7 scale like CFQ's slices, 180 down to 40); the async
- * queue weighs slice_async / slice_sync of a BE4 queue, which bounds
- * writeback's share, and a sync request preempts an async slice in any
- * group once it has run for an eighth of slice_async, so readers do not
- * wait behind writeback.
+ * BE level 0 to 7 scale like CFQ's slices, 180 down to 40).  The async
+ * queue weighs slice_async / slice_sync of a BE4 queue (40), and that
+ * ratio less again while sync queues of its group are busy (16), as CFQ
+ * scaled a group's async workload; that bounds writeback's share.  A sync
+ * request preempts an async slice in any group once it has run for an
+ * eighth of slice_async, and its own group's at once when it is due
+ * first (less vtime), so readers do not wait behind writeback, which
+ * still gets its weight's share.
  * IDLE-class queues are served only when no RT or BE queue of the group
  * is busy, save one request per HCFQ_IDLE_STARVE so they never hang.
  *
@@ -158,6 +161,8 @@
 /* a request this far from the previous one is a seek */
 #define HCFQ_SEEK_THR		(8 * 1024)
 #define HCFQ_BE_WEIGHT		100	/* BE level 4 */
+/* slice_async = slice_sync * 10000 at most: 10^6 */
+#define HCFQ_MAX_ASYNC_WEIGHT	1000000
 /* scheduler tags to start with on shallow devices, CFQ's nr_requests */
 #define HCFQ_MIN_NR_REQUESTS	BLKDEV_DEFAULT_RQ
 
@@ -194,6 +199,24 @@ static unsigned int hcfq_prio_weight(u16 ioprio)
 	if (IOPRIO_PRIO_CLASS(ioprio) == IOPRIO_CLASS_RT)
 		w *= 8;
 	return w;
+}
+
+/*
+ * Weight of a group's async queue: slice_async / slice_sync of a BE4
+ * queue, as CFQ's async slices were.  Beside sync queues of its group
+ * (@beside_sync) it weighs that ratio less again, as CFQ scaled the slice
+ * of a group's async workload: 16 against a BE4 reader's 100 and a BE0
+ * reader's 180 by default.
+ */
+static unsigned int hcfq_async_weight(u64 slice_async, u64 slice_sync,
+				      bool beside_sync)
+{
+	u64 sync = max_t(u64, slice_sync, 1);
+	u64 w = div64_u64(HCFQ_BE_WEIGHT * slice_async, sync);
+
+	if (beside_sync)
+		w = div64_u64(w * slice_async, sync);
+	return clamp_t(u64, w, 1, HCFQ_MAX_ASYNC_WEIGHT);
 }
 
 /* Virtual time an entity of @weight pays for @charge of service. */
@@ -496,8 +519,8 @@ static struct hcfq_queue *hcfq_alloc_queue(struct hcfq_data *hd,
 	hq->entity.type = HCFQ_ENT_QUEUE;
 	hq->entity.parent = &hg->leaf;
 	hq->entity.weight = sync ? hcfq_prio_weight(ioprio) :
-		div64_u64(HCFQ_BE_WEIGHT * READ_ONCE(hd->slice_async),
-			  max_t(u64, READ_ONCE(hd->slice_sync), 1)) ?: 1;
+		hcfq_async_weight(READ_ONCE(hd->slice_async),
+				  READ_ONCE(hd->slice_sync), false);
 	hq->hd = hd;
 	hq->group = hg;
 	hq->blkg = hcfqg_to_blkg(hg);
@@ -756,7 +779,19 @@ static void hcfq_charge(struct hcfq_data *hd, struct hcfq_queue *hq,
 
 	lockdep_assert_held(&hd->lock);
 
-	for (e = &hq->entity; e; e = e->parent)
+	e = &hq->entity;
+	if (!hq->sync) {
+		/* beside sync queues of its group: any other on its tree */
+		struct hcfq_sched_data *sd = &hq->group->queues;
+		bool beside_sync = sd->nr > (e->on_tree && e->sd == sd);
+
+		hcfq_entity_charge(e, charge,
+				   hcfq_async_weight(READ_ONCE(hd->slice_async),
+						     READ_ONCE(hd->slice_sync),
+						     beside_sync));
+		e = e->parent;
+	}
+	for (; e; e = e->parent)
 		hcfq_entity_charge(e, charge, hcfq_entity_weight(e));
 	WRITE_ONCE(hq->group->stats.time, hq->group->stats.time + charge);
 }
@@ -1212,6 +1247,14 @@ static const char *hcfq_should_preempt(struct hcfq_data *hd,
 	if (hq->sync && !active->sync && !hcfq_class_idle(hq) &&
 	    now - active->slice_start >= READ_ONCE(hd->slice_async) / 8)
 		return "preempt async";
+	/*
+	 * Nor behind its own group's writeback, once that has had its
+	 * weight's share (CFQ preempted async for any sync request).
+	 */
+	if (hq->sync && !active->sync && !hcfq_class_idle(hq) &&
+	    active->group == hq->group && hq->entity.sd == active->entity.sd &&
+	    (s64)(hq->entity.vtime - active->entity.vtime) < 0)
+		return "preempt own async";
 	if (active->group == hq->group) {
 		/* any request of the group it idles for ends group idling */
 		if (hd->idling == HCFQ_IDLE_GROUP)

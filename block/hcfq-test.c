@@ -341,6 +341,26 @@ static void hcfq_test_hierarchy(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hcfq_hweight_ppm(&b), 0U);
 }
 
+static void hcfq_test_async_weight(struct kunit *test)
+{
+	u64 sync = HCFQ_SLICE_SYNC, async = HCFQ_SLICE_ASYNC;
+
+	/* 40 ms of 100: 40, and 16 beside the group's sync queues */
+	KUNIT_EXPECT_EQ(test, hcfq_async_weight(async, sync, false), 40U);
+	KUNIT_EXPECT_EQ(test, hcfq_async_weight(async, sync, true), 16U);
+	/* equal slices weigh as BE4 either way */
+	KUNIT_EXPECT_EQ(test, hcfq_async_weight(sync, sync, true), 100U);
+	/* never 0, never more than the cap, even at the tunables' ends */
+	KUNIT_EXPECT_EQ(test, hcfq_async_weight(NSEC_PER_MSEC,
+						10000 * NSEC_PER_MSEC, true),
+			1U);
+	KUNIT_EXPECT_EQ(test, hcfq_async_weight(10000 * NSEC_PER_MSEC,
+						NSEC_PER_MSEC, true),
+			(unsigned int)HCFQ_MAX_ASYNC_WEIGHT);
+	KUNIT_EXPECT_EQ(test, hcfq_async_weight(async, 0, false),
+			(unsigned int)HCFQ_MAX_ASYNC_WEIGHT);
+}
+
 static void hcfq_test_slices(struct kunit *test)
 {
 	u64 base = HCFQ_SLICE_SYNC;
@@ -544,6 +564,30 @@ static void hcfq_test_should_preempt(struct kunit *test)
 	hq.group = ga;
 	KUNIT_EXPECT_STREQ(test, hcfq_test_why(&hd, &hq, now),
 			   "preempt async");
+	/*
+	 * in its own group at once, when it is due first (its vtime is
+	 * below the writeback's), not otherwise, and not in another group
+	 */
+	act.slice_start = now - NSEC_PER_MSEC;
+	hq.entity.sd = &ga->queues;
+	act.entity.sd = &ga->queues;
+	hq.entity.vtime = 10;
+	act.entity.vtime = 20;
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why(&hd, &hq, now),
+			   "preempt own async");
+	hq.entity.vtime = 30;
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why(&hd, &hq, now), "-");
+	/* vtimes compare across a wrap */
+	hq.entity.vtime = U64_MAX - 5;
+	act.entity.vtime = 4;
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why(&hd, &hq, now),
+			   "preempt own async");
+	hq.group = gb;
+	hq.entity.sd = &gb->queues;
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why(&hd, &hq, now), "-");
+	hq.group = ga;
+	hq.entity.sd = &ga->queues;
+	act.slice_start = now - 5 * NSEC_PER_MSEC;
 	/* but an IDLE-class reader does not, nor async I/O */
 	hq.ioprio = idle;
 	KUNIT_EXPECT_STREQ(test, hcfq_test_why(&hd, &hq, now), "-");
@@ -573,6 +617,7 @@ static struct kunit_case hcfq_test_cases[] = {
 	KUNIT_CASE(hcfq_test_busy_credit),
 	KUNIT_CASE(hcfq_test_flat_shares),
 	KUNIT_CASE(hcfq_test_hierarchy),
+	KUNIT_CASE(hcfq_test_async_weight),
 	KUNIT_CASE(hcfq_test_slices),
 	KUNIT_CASE(hcfq_test_fifo_prio),
 	KUNIT_CASE(hcfq_test_share_depth),
