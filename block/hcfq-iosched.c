@@ -30,12 +30,13 @@
  * RT and BE queues share a tree, weighted by class and level (RT 8x BE;
  * BE level 0 to 7 scale like CFQ's slices, 180 down to 40).  The async
  * queue weighs slice_async / slice_sync of a BE4 queue (40), and that
- * ratio less again while sync queues of its group are busy (16), as CFQ
- * scaled a group's async workload; that bounds writeback's share.  A sync
- * request preempts an async slice in any group once it has run for an
- * eighth of slice_async, and its own group's at once when it is due
- * first (less vtime), so readers do not wait behind writeback, which
- * still gets its weight's share.
+ * ratio less again while RT or BE sync queues of its group are busy (16,
+ * taken at each charge), as CFQ scaled a group's async workload; that
+ * bounds writeback's share.  A sync request preempts an async slice in
+ * any group once it has run for an eighth of slice_async, and its own
+ * group's at once when it is due first (less vtime), so readers do not
+ * wait behind writeback, which still gets its weight's share: the next
+ * queue is chosen by vtime, however often writeback is preempted.
  * IDLE-class queues are served only when no RT or BE queue of the group
  * is busy, save one request per HCFQ_IDLE_STARVE so they never hang.
  *
@@ -161,7 +162,7 @@
 /* a request this far from the previous one is a seek */
 #define HCFQ_SEEK_THR		(8 * 1024)
 #define HCFQ_BE_WEIGHT		100	/* BE level 4 */
-/* slice_async = slice_sync * 10000 at most: 10^6 */
+/* an async queue's weight at most: slice_async = 10000 x slice_sync */
 #define HCFQ_MAX_ASYNC_WEIGHT	1000000
 /* scheduler tags to start with on shallow devices, CFQ's nr_requests */
 #define HCFQ_MIN_NR_REQUESTS	BLKDEV_DEFAULT_RQ
@@ -203,16 +204,17 @@ static unsigned int hcfq_prio_weight(u16 ioprio)
 
 /*
  * Weight of a group's async queue: slice_async / slice_sync of a BE4
- * queue, as CFQ's async slices were.  Beside sync queues of its group
- * (@beside_sync) it weighs that ratio less again, as CFQ scaled the slice
- * of a group's async workload: 16 against a BE4 reader's 100 and a BE0
- * reader's 180 by default.
+ * queue, as CFQ's async slices were.  Beside busy sync queues of its
+ * group (@beside_sync, hcfq_async_beside_sync()) it weighs that ratio
+ * less again, as CFQ scaled the slice of a group's async workload: 16
+ * against a BE4 reader's 100 and a BE0 reader's 180 by default.
  */
 static unsigned int hcfq_async_weight(u64 slice_async, u64 slice_sync,
 				      bool beside_sync)
 {
 	u64 sync = max_t(u64, slice_sync, 1);
-	u64 w = div64_u64(HCFQ_BE_WEIGHT * slice_async, sync);
+	u64 w = min_t(u64, div64_u64(HCFQ_BE_WEIGHT * slice_async, sync),
+		      HCFQ_MAX_ASYNC_WEIGHT);
 
 	if (beside_sync)
 		w = div64_u64(w * slice_async, sync);
@@ -759,6 +761,19 @@ static __always_inline u64 hcfq_now(struct hcfq_data *hd)
 }
 
 /*
+ * Are sync queues of @hq's group busy beside @hq, an async queue?  Its
+ * tree holds the group's RT and BE sync queues, its proxy queue and @hq
+ * (IDLE-class queues have a tree of their own), so: is anyone else on
+ * it?  @hq may be on it or, just taken off, not.  Asked at each charge.
+ */
+static bool hcfq_async_beside_sync(struct hcfq_queue *hq)
+{
+	const struct hcfq_sched_data *sd = &hq->group->queues;
+
+	return sd->nr > (hq->entity.on_tree && hq->entity.sd == sd);
+}
+
+/*
  * Device time, in time mode.  While the device is busy, its time goes
  * to the requests that leave the driver, completed or requeued
  * (hcfq_driver_del()): each is charged the time since the previous one
@@ -781,14 +796,10 @@ static void hcfq_charge(struct hcfq_data *hd, struct hcfq_queue *hq,
 
 	e = &hq->entity;
 	if (!hq->sync) {
-		/* beside sync queues of its group: any other on its tree */
-		struct hcfq_sched_data *sd = &hq->group->queues;
-		bool beside_sync = sd->nr > (e->on_tree && e->sd == sd);
-
 		hcfq_entity_charge(e, charge,
 				   hcfq_async_weight(READ_ONCE(hd->slice_async),
 						     READ_ONCE(hd->slice_sync),
-						     beside_sync));
+						     hcfq_async_beside_sync(hq)));
 		e = e->parent;
 	}
 	for (; e; e = e->parent)
@@ -1248,8 +1259,11 @@ static const char *hcfq_should_preempt(struct hcfq_data *hd,
 	    now - active->slice_start >= READ_ONCE(hd->slice_async) / 8)
 		return "preempt async";
 	/*
-	 * Nor behind its own group's writeback, once that has had its
-	 * weight's share (CFQ preempted async for any sync request).
+	 * Nor behind its own group's writeback when it is due first: less
+	 * vtime than the async queue had at its slice's start (its slice
+	 * is charged at the end).  CFQ preempted async for any sync
+	 * request; a queue that is not due first would only end the slice
+	 * for the async queue to be chosen again.
 	 */
 	if (hq->sync && !active->sync && !hcfq_class_idle(hq) &&
 	    active->group == hq->group && hq->entity.sd == active->entity.sd &&

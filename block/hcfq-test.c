@@ -359,6 +359,36 @@ static void hcfq_test_async_weight(struct kunit *test)
 			(unsigned int)HCFQ_MAX_ASYNC_WEIGHT);
 	KUNIT_EXPECT_EQ(test, hcfq_async_weight(async, 0, false),
 			(unsigned int)HCFQ_MAX_ASYNC_WEIGHT);
+	KUNIT_EXPECT_EQ(test, hcfq_async_weight(10000 * NSEC_PER_MSEC, 0,
+						true),
+			(unsigned int)HCFQ_MAX_ASYNC_WEIGHT);
+}
+
+/* Is anyone beside a group's async queue on the group's tree? */
+static void hcfq_test_async_beside_sync(struct kunit *test)
+{
+	struct hcfq_queue aq = {}, rq = {};
+	struct hcfq_group *hg;
+
+	hg = kunit_kzalloc(test, sizeof(*hg), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, hg);
+	hcfq_sd_init(&hg->queues);
+	aq.group = hg;
+	hcfq_test_entity_init(&aq.entity, 40, NULL);
+	hcfq_test_entity_init(&rq.entity, 180, NULL);
+
+	/* alone, on the tree or off it: no */
+	KUNIT_EXPECT_FALSE(test, hcfq_async_beside_sync(&aq));
+	hcfq_entity_add(&hg->queues, &aq.entity);
+	KUNIT_EXPECT_FALSE(test, hcfq_async_beside_sync(&aq));
+	/* with a reader on the tree: yes, while on it and once taken off */
+	hcfq_entity_add(&hg->queues, &rq.entity);
+	KUNIT_EXPECT_TRUE(test, hcfq_async_beside_sync(&aq));
+	hcfq_entity_dequeue(&aq.entity);
+	KUNIT_EXPECT_TRUE(test, hcfq_async_beside_sync(&aq));
+	/* the reader gone too: no */
+	hcfq_entity_dequeue(&rq.entity);
+	KUNIT_EXPECT_FALSE(test, hcfq_async_beside_sync(&aq));
 }
 
 static void hcfq_test_slices(struct kunit *test)
@@ -582,6 +612,10 @@ static void hcfq_test_should_preempt(struct kunit *test)
 	act.entity.vtime = 4;
 	KUNIT_EXPECT_STREQ(test, hcfq_test_why(&hd, &hq, now),
 			   "preempt own async");
+	/* only writeback is preempted so */
+	act.sync = true;
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why(&hd, &hq, now), "-");
+	act.sync = false;
 	hq.group = gb;
 	hq.entity.sd = &gb->queues;
 	KUNIT_EXPECT_STREQ(test, hcfq_test_why(&hd, &hq, now), "-");
@@ -618,6 +652,7 @@ static struct kunit_case hcfq_test_cases[] = {
 	KUNIT_CASE(hcfq_test_flat_shares),
 	KUNIT_CASE(hcfq_test_hierarchy),
 	KUNIT_CASE(hcfq_test_async_weight),
+	KUNIT_CASE(hcfq_test_async_beside_sync),
 	KUNIT_CASE(hcfq_test_slices),
 	KUNIT_CASE(hcfq_test_fifo_prio),
 	KUNIT_CASE(hcfq_test_share_depth),
