@@ -6,8 +6,8 @@
 # The disk: a memory-backed null_blk (1024 MB, QD1, $NULLB_NSEC per
 # request, 8 KiB max request, discard so that freed blocks give their
 # memory back) with ext4 on it, mounted on $MNT. One request costs the
-# same whatever its size, so the disk moves 8 KiB / NULLB_NSEC (8 MB/s at
-# the default 1 ms): slow enough that the disk, not TCG's CPU, is the
+# same whatever its size, so the disk moves 8 KiB / NULLB_NSEC (4 MB/s at
+# lib.sh's default 2 ms): slow enough that the disk, not TCG's CPU, is the
 # bottleneck, and the volumes fit in the guest's 2 GiB.
 # Dirty limits are scaled with the disk: dirty_background_bytes 16 MiB,
 # dirty_bytes 64 MiB (defaults: 10 % / 20 % of RAM, i.e. ~170/340 MB,
