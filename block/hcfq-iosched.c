@@ -221,6 +221,18 @@ static unsigned int hcfq_async_weight(u64 slice_async, u64 slice_sync,
 	return clamp_t(u64, w, 1, HCFQ_MAX_ASYNC_WEIGHT);
 }
 
+/*
+ * Cache both async weights of @hd's slices, so that charges divide
+ * nothing.  Called at init and by sysfs, whose stores are serialized.
+ */
+static void hcfq_set_async_weights(struct hcfq_data *hd)
+{
+	u64 async = READ_ONCE(hd->slice_async), sync = READ_ONCE(hd->slice_sync);
+
+	WRITE_ONCE(hd->async_weight[0], hcfq_async_weight(async, sync, false));
+	WRITE_ONCE(hd->async_weight[1], hcfq_async_weight(async, sync, true));
+}
+
 /* Virtual time an entity of @weight pays for @charge of service. */
 static u64 hcfq_vtime_delta(u64 charge, unsigned int weight)
 {
@@ -521,8 +533,7 @@ static struct hcfq_queue *hcfq_alloc_queue(struct hcfq_data *hd,
 	hq->entity.type = HCFQ_ENT_QUEUE;
 	hq->entity.parent = &hg->leaf;
 	hq->entity.weight = sync ? hcfq_prio_weight(ioprio) :
-		hcfq_async_weight(READ_ONCE(hd->slice_async),
-				  READ_ONCE(hd->slice_sync), false);
+		READ_ONCE(hd->async_weight[0]);
 	hq->hd = hd;
 	hq->group = hg;
 	hq->blkg = hcfqg_to_blkg(hg);
@@ -796,10 +807,10 @@ static void hcfq_charge(struct hcfq_data *hd, struct hcfq_queue *hq,
 
 	e = &hq->entity;
 	if (!hq->sync) {
+		bool beside = hcfq_async_beside_sync(hq);
+
 		hcfq_entity_charge(e, charge,
-				   hcfq_async_weight(READ_ONCE(hd->slice_async),
-						     READ_ONCE(hd->slice_sync),
-						     hcfq_async_beside_sync(hq)));
+				   READ_ONCE(hd->async_weight[beside]));
 		e = e->parent;
 	}
 	for (; e; e = e->parent)
@@ -2011,6 +2022,7 @@ static int hcfq_init_sched(struct request_queue *q, struct elevator_type *e)
 	hd->idle_timer.function = hcfq_idle_timer_fn;
 	hd->slice_sync = HCFQ_SLICE_SYNC;
 	hd->slice_async = HCFQ_SLICE_ASYNC;
+	hcfq_set_async_weights(hd);
 	hd->slice_idle = HCFQ_SLICE_IDLE;
 	hd->group_idle = HCFQ_GROUP_IDLE;
 	hd->target_latency = HCFQ_TARGET_LATENCY;
@@ -2133,6 +2145,8 @@ static ssize_t hcfq_tunable_store(struct elevator_queue *e, const char *page,
 	if (v < t->min || v > t->max)
 		return -ERANGE;
 	WRITE_ONCE(*var, v * t->unit);
+	if (id == HCFQ_T_slice_sync || id == HCFQ_T_slice_async)
+		hcfq_set_async_weights(e->elevator_data);
 	return count;
 }
 

@@ -214,6 +214,11 @@ struct hcfq_data {
 	u64			quantum;	/* requests */
 	u64			low_latency;	/* 0 or 1 */
 	u64			dirty_weight;	/* 0 or 1: pace dirtiers */
+	/*
+	 * hcfq_async_weight() of the slices above, alone [0] and beside the
+	 * group's sync queues [1]: written with them, read with READ_ONCE
+	 */
+	unsigned int		async_weight[2];
 
 	/*
 	 * Buffered writers (hcfq_pd_dirty_weight()), under q->queue_lock:
