@@ -924,11 +924,25 @@ static bool hcfq_seeky(struct hcfq_queue *hq)
 	return hweight32(hq->seek_history) > 32 / 8;
 }
 
-/* Are other queues of @hg, all of @hq's weight, busy beside it? */
+/* Are other sync queues of @hg, all of @hq's weight, busy beside it? */
 static bool hcfq_peers_busy(struct hcfq_group *hg, struct hcfq_queue *hq)
 {
-	return hg->queues.nr > 1 &&
-		hg->queues.weight_sum == hg->queues.nr * hq->entity.weight;
+	const struct hcfq_sched_data *sd = &hg->queues;
+	const struct hcfq_queue *aq = hg->async_queue;
+	unsigned int nr = sd->nr, sum = sd->weight_sum;
+
+	/*
+	 * The group's writeback is not a peer: its weight comes from the
+	 * slices, not from a priority, and may equal a reader's (a BE7
+	 * reader's 40 until its first charge beside it, or 100 with equal
+	 * slices).  Not idling for the reader would hand its think times
+	 * to writeback.
+	 */
+	if (aq && aq->entity.on_tree && aq->entity.sd == sd) {
+		nr--;
+		sum -= aq->entity.weight;
+	}
+	return nr > 1 && sum == nr * hq->entity.weight;
 }
 
 /* Should the disk wait for the active queue, which just ran dry? */

@@ -391,6 +391,39 @@ static void hcfq_test_async_beside_sync(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, hcfq_async_beside_sync(&aq));
 }
 
+/* A group's writeback is not a reader's peer, whatever its weight. */
+static void hcfq_test_peers_busy(struct kunit *test)
+{
+	struct hcfq_queue aq = {}, r1 = {}, r2 = {}, r3 = {};
+	struct hcfq_group *hg;
+
+	hg = kunit_kzalloc(test, sizeof(*hg), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, hg);
+	hcfq_sd_init(&hg->queues);
+	hg->async_queue = &aq;
+	hcfq_test_entity_init(&aq.entity, 100, NULL);
+	hcfq_test_entity_init(&r1.entity, 100, NULL);
+	hcfq_test_entity_init(&r2.entity, 100, NULL);
+	hcfq_test_entity_init(&r3.entity, 40, NULL);
+
+	/* a reader and writeback of the reader's weight: no peer */
+	hcfq_entity_add(&hg->queues, &r1.entity);
+	hcfq_entity_add(&hg->queues, &aq.entity);
+	KUNIT_EXPECT_FALSE(test, hcfq_peers_busy(hg, &r1));
+	/* a second reader of the same weight: a peer, beside writeback too */
+	hcfq_entity_add(&hg->queues, &r2.entity);
+	KUNIT_EXPECT_TRUE(test, hcfq_peers_busy(hg, &r1));
+	hcfq_entity_dequeue(&aq.entity);
+	KUNIT_EXPECT_TRUE(test, hcfq_peers_busy(hg, &r1));
+	/* writeback of another weight changes nothing either */
+	aq.entity.weight = 16;
+	hcfq_entity_add(&hg->queues, &aq.entity);
+	KUNIT_EXPECT_TRUE(test, hcfq_peers_busy(hg, &r1));
+	/* a reader of another priority: not all peers are equal */
+	hcfq_entity_add(&hg->queues, &r3.entity);
+	KUNIT_EXPECT_FALSE(test, hcfq_peers_busy(hg, &r1));
+}
+
 static void hcfq_test_slices(struct kunit *test)
 {
 	u64 base = HCFQ_SLICE_SYNC;
@@ -653,6 +686,7 @@ static struct kunit_case hcfq_test_cases[] = {
 	KUNIT_CASE(hcfq_test_hierarchy),
 	KUNIT_CASE(hcfq_test_async_weight),
 	KUNIT_CASE(hcfq_test_async_beside_sync),
+	KUNIT_CASE(hcfq_test_peers_busy),
 	KUNIT_CASE(hcfq_test_slices),
 	KUNIT_CASE(hcfq_test_fifo_prio),
 	KUNIT_CASE(hcfq_test_share_depth),
