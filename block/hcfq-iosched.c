@@ -104,7 +104,8 @@
  * idling).  It, and every level it brings back, keeps up to
  * 1 << HCFQ_BUSY_CREDIT_SHIFT slices instead, so that it is not forgiven
  * what it is owed at each of its requests; however long it was away,
- * never more.
+ * never more.  A group's async queue gets no credit on its group's
+ * tree: it joins at the floor, behind the readers there.
  *
  * A queue is served in FIFO order, REQ_PRIO requests first.
  *
@@ -417,6 +418,20 @@ static bool hcfq_class_idle(struct hcfq_queue *hq)
 }
 
 /*
+ * Are sync queues of @hq's group busy beside @hq, an async queue?  Its
+ * tree holds the group's RT and BE sync queues, its proxy queue and @hq
+ * (IDLE-class queues have a tree of their own), so: is anyone else on
+ * it?  @hq may be on it or, just taken off, not.  Asked when @hq joins
+ * and at each charge.
+ */
+static bool hcfq_async_beside_sync(struct hcfq_queue *hq)
+{
+	const struct hcfq_sched_data *sd = &hq->group->queues;
+
+	return sd->nr > (hq->entity.on_tree && hq->entity.sd == sd);
+}
+
+/*
  * Credit for an entity that joins a tree: one slice, or four
  * (HCFQ_BUSY_CREDIT_SHIFT) if the queue that brings it back is busy
  * (hcfq_queue_busy()); a shift, no extra division per level.
@@ -458,11 +473,28 @@ static void hcfq_activate_queue(struct hcfq_data *hd, struct hcfq_queue *hq,
 	struct hcfq_sched_data *sd = hcfq_class_idle(hq) ? &hg->idle_queues :
 		&hg->queues;
 	bool busy = hcfq_queue_busy(hd, hq, now);
+	u64 credit;
 
 	lockdep_assert_held(&hd->lock);
 
-	/* a queue whose class changed keeps no place on its new tree */
-	hcfq_entity_enqueue(sd, e, hcfq_credit(hd, e, busy && e->sd == sd));
+	if (hq->sync) {
+		/* a queue whose class changed keeps no place on its new tree */
+		credit = hcfq_credit(hd, e, busy && e->sd == sd);
+	} else {
+		/*
+		 * Writeback joins at its weight beside the group's readers,
+		 * which it would otherwise keep until its first charge, and
+		 * with no credit: one slice at that weight would let it run
+		 * ahead of a reader at the tree's floor for most of a slice
+		 * (91 ms against a BE0 reader), where CFQ put a new async
+		 * queue at the back.
+		 */
+		bool beside = hcfq_async_beside_sync(hq);
+
+		WRITE_ONCE(e->weight, READ_ONCE(hd->async_weight[beside]));
+		credit = 0;
+	}
+	hcfq_entity_enqueue(sd, e, credit);
 	hd->nr_busy++;
 
 	for (e = e->parent; e && !e->on_tree; e = e->parent) {
@@ -769,19 +801,6 @@ static __always_inline u64 hcfq_now(struct hcfq_data *hd)
 		now = hd->clock;
 	hd->clock = now;
 	return now;
-}
-
-/*
- * Are sync queues of @hq's group busy beside @hq, an async queue?  Its
- * tree holds the group's RT and BE sync queues, its proxy queue and @hq
- * (IDLE-class queues have a tree of their own), so: is anyone else on
- * it?  @hq may be on it or, just taken off, not.  Asked at each charge.
- */
-static bool hcfq_async_beside_sync(struct hcfq_queue *hq)
-{
-	const struct hcfq_sched_data *sd = &hq->group->queues;
-
-	return sd->nr > (hq->entity.on_tree && hq->entity.sd == sd);
 }
 
 /*
