@@ -31,12 +31,13 @@
  * BE level 0 to 7 scale like CFQ's slices, 180 down to 40).  The async
  * queue weighs slice_async / slice_sync of a BE4 queue (40), and that
  * ratio less again while RT or BE sync queues of its group are busy (16,
- * taken at each charge), as CFQ scaled a group's async workload; that
- * bounds writeback's share.  A sync request preempts an async slice in
- * any group once it has run for an eighth of slice_async, and its own
- * group's at once when it is due first (less vtime), so readers do not
- * wait behind writeback, which still gets its weight's share: the next
- * queue is chosen by vtime, however often writeback is preempted.
+ * set as they come and go: hcfq_async_reweight()), as CFQ scaled a
+ * group's async workload; that bounds writeback's share.  A sync request
+ * preempts an async slice in any group once it has run for an eighth of
+ * slice_async, and its own group's at once when it is due first (less
+ * vtime), so readers do not wait behind writeback, which still gets its
+ * weight's share: the next queue is chosen by vtime, however often
+ * writeback is preempted.
  * IDLE-class queues are served only when no RT or BE queue of the group
  * is busy, save one request per HCFQ_IDLE_STARVE so they never hang.
  *
@@ -421,14 +422,39 @@ static bool hcfq_class_idle(struct hcfq_queue *hq)
  * Are sync queues of @hq's group busy beside @hq, an async queue?  Its
  * tree holds the group's RT and BE sync queues, its proxy queue and @hq
  * (IDLE-class queues have a tree of their own), so: is anyone else on
- * it?  @hq may be on it or, just taken off, not.  Asked when @hq joins
- * and at each charge.
+ * it?  @hq may be on it or, just taken off, not.  Asked when a queue
+ * joins or leaves the tree and at each charge.
  */
 static bool hcfq_async_beside_sync(struct hcfq_queue *hq)
 {
 	const struct hcfq_sched_data *sd = &hq->group->queues;
 
 	return sd->nr > (hq->entity.on_tree && hq->entity.sd == sd);
+}
+
+/*
+ * Give @hg's async queue the weight it has beside the group's sync queues
+ * or alone (hd->async_weight[]) as soon as that changes, when a queue
+ * joins or leaves the group's tree, not at its next charge only.  On the
+ * tree it is moved in place with no service; off it, only the weight is
+ * set, and the tree's floor is left alone.
+ */
+static void hcfq_async_reweight(struct hcfq_data *hd, struct hcfq_group *hg)
+{
+	struct hcfq_queue *aq = hg->async_queue;
+	unsigned int weight;
+
+	lockdep_assert_held(&hd->lock);
+
+	if (!aq)
+		return;
+	weight = READ_ONCE(hd->async_weight[hcfq_async_beside_sync(aq)]);
+	if (aq->entity.weight == weight)
+		return;
+	if (aq->entity.on_tree)
+		hcfq_entity_charge(&aq->entity, 0, weight);
+	else
+		WRITE_ONCE(aq->entity.weight, weight);
 }
 
 /*
@@ -477,24 +503,16 @@ static void hcfq_activate_queue(struct hcfq_data *hd, struct hcfq_queue *hq,
 
 	lockdep_assert_held(&hd->lock);
 
-	if (hq->sync) {
-		/* a queue whose class changed keeps no place on its new tree */
-		credit = hcfq_credit(hd, e, busy && e->sd == sd);
-	} else {
-		/*
-		 * Writeback joins at its weight beside the group's readers,
-		 * which it would otherwise keep until its first charge, and
-		 * with no credit: one slice at that weight would let it run
-		 * ahead of a reader at the tree's floor for most of a slice
-		 * (91 ms against a BE0 reader), where CFQ put a new async
-		 * queue at the back.
-		 */
-		bool beside = hcfq_async_beside_sync(hq);
-
-		WRITE_ONCE(e->weight, READ_ONCE(hd->async_weight[beside]));
-		credit = 0;
-	}
+	/*
+	 * A queue whose class changed keeps no place on its new tree.
+	 * Writeback joins with no credit: one slice at its weight would let
+	 * it run ahead of a reader at the tree's floor for most of a slice
+	 * (91 ms against a BE0 reader), where CFQ put a new async queue at
+	 * the back.
+	 */
+	credit = hq->sync ? hcfq_credit(hd, e, busy && e->sd == sd) : 0;
 	hcfq_entity_enqueue(sd, e, credit);
+	hcfq_async_reweight(hd, hg);
 	hd->nr_busy++;
 
 	for (e = e->parent; e && !e->on_tree; e = e->parent) {
@@ -515,6 +533,7 @@ static void hcfq_deactivate_queue(struct hcfq_data *hd, struct hcfq_queue *hq)
 	lockdep_assert_held(&hd->lock);
 
 	hcfq_entity_dequeue(e);
+	hcfq_async_reweight(hd, hq->group);
 	hd->nr_busy--;
 
 	for (e = e->parent; e && e->on_tree; e = e->parent) {
@@ -952,10 +971,9 @@ static bool hcfq_peers_busy(struct hcfq_group *hg, struct hcfq_queue *hq)
 
 	/*
 	 * The group's writeback is not a peer: its weight comes from the
-	 * slices, not from a priority, and may equal a reader's (a BE7
-	 * reader's 40 until its first charge beside it, or 100 with equal
-	 * slices).  Not idling for the reader would hand its think times
-	 * to writeback.
+	 * slices, not from a priority, and may equal a reader's (100, a BE4
+	 * reader's, with slice_async equal to slice_sync).  Not idling for
+	 * the reader would hand its think times to writeback.
 	 */
 	if (aq && aq->entity.on_tree && aq->entity.sd == sd) {
 		nr--;

@@ -391,6 +391,54 @@ static void hcfq_test_async_beside_sync(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, hcfq_async_beside_sync(&aq));
 }
 
+/* Writeback's weight follows its group's readers as they come and go. */
+static void hcfq_test_async_reweight(struct kunit *test)
+{
+	struct hcfq_queue aq = {}, rq = {};
+	struct hcfq_data *hd;
+	struct hcfq_group *hg;
+
+	hd = kunit_kzalloc(test, sizeof(*hd), GFP_KERNEL);
+	hg = kunit_kzalloc(test, sizeof(*hg), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, hd);
+	KUNIT_ASSERT_NOT_NULL(test, hg);
+	spin_lock_init(&hd->lock);
+	hd->async_weight[0] = 40;
+	hd->async_weight[1] = 16;
+	hcfq_sd_init(&hg->queues);
+	hg->async_queue = &aq;
+	aq.group = hg;
+	hcfq_test_entity_init(&aq.entity, 40, NULL);
+	hcfq_test_entity_init(&rq.entity, 180, NULL);
+	aq.entity.vtime = 5000;
+
+	spin_lock_irq(&hd->lock);
+	hcfq_entity_add(&hg->queues, &aq.entity);
+	/* a reader joins: 16 at once, in place, and in the tree's sum */
+	hcfq_entity_add(&hg->queues, &rq.entity);
+	hcfq_async_reweight(hd, hg);
+	KUNIT_EXPECT_EQ(test, aq.entity.weight, 16U);
+	KUNIT_EXPECT_EQ(test, hg->queues.weight_sum, 196U);
+	KUNIT_EXPECT_EQ(test, aq.entity.vtime, 5000ULL);
+	/* it leaves: 40 again */
+	hcfq_entity_dequeue(&rq.entity);
+	hcfq_async_reweight(hd, hg);
+	KUNIT_EXPECT_EQ(test, aq.entity.weight, 40U);
+	KUNIT_EXPECT_EQ(test, hg->queues.weight_sum, 40U);
+	/* off the tree: the weight only, the emptied tree's floor stays */
+	hcfq_entity_dequeue(&aq.entity);
+	hg->queues.min_vtime = 1000;
+	hcfq_entity_add(&hg->queues, &rq.entity);
+	hcfq_async_reweight(hd, hg);
+	KUNIT_EXPECT_EQ(test, aq.entity.weight, 16U);
+	hcfq_entity_dequeue(&rq.entity);
+	hcfq_async_reweight(hd, hg);
+	KUNIT_EXPECT_EQ(test, aq.entity.weight, 40U);
+	KUNIT_EXPECT_EQ(test, hg->queues.weight_sum, 0U);
+	KUNIT_EXPECT_EQ(test, hg->queues.min_vtime, 1000ULL);
+	spin_unlock_irq(&hd->lock);
+}
+
 /* A group's writeback is not a reader's peer, whatever its weight. */
 static void hcfq_test_peers_busy(struct kunit *test)
 {
@@ -687,6 +735,7 @@ static struct kunit_case hcfq_test_cases[] = {
 	KUNIT_CASE(hcfq_test_async_weight),
 	KUNIT_CASE(hcfq_test_async_beside_sync),
 	KUNIT_CASE(hcfq_test_peers_busy),
+	KUNIT_CASE(hcfq_test_async_reweight),
 	KUNIT_CASE(hcfq_test_slices),
 	KUNIT_CASE(hcfq_test_fifo_prio),
 	KUNIT_CASE(hcfq_test_share_depth),
