@@ -218,6 +218,16 @@ set_sched() {
 	return 0
 }
 
+# bfq_weights_only DEV: bfq on DEV without weight raising (low_latency
+# 0). bfq raises a new or interactive queue's weight for seconds (longer
+# on a slow disk), which evens out the groups' shares whatever their
+# weights; runc-weights, which checks that weights reach bfq, turns it
+# off.
+bfq_weights_only() {
+	echo 0 > "/sys/block/$(basename "$1")/queue/iosched/low_latency" ||
+		{ log "bfq_weights_only: low_latency not set"; return 1; }
+}
+
 # ---------------------------------------------------------------- cgroups
 # only_cgmode MODE WHY: false, with a SKIP for the scenario, on the other
 # cgroup version; use as `only_cgmode v2 "why" || exit 0`

@@ -24,8 +24,11 @@
 #    1.4 points off 10/30/60 in most boots, but 13.3 in one CI run
 #    (23.3/25.0/51.8, TCG) and 6.6 in one of three runs in the icount
 #    guest (3.4/36.1/60.5), where hcfq in the same boots was 0.1 to 0.6
-#    off; that is bfq's own dispatch, not yet explained. The distance
-#    from 10/30/60 is reported
+#    off; that is bfq's own dispatch, not yet explained. Its weight
+#    raising (which runc-weights turns off) does not explain it: with
+#    low_latency 0, four icount boots gave 3.6 to 13.4 points off
+#    (5.3/43.4/51.3 the worst), g6 short each time. The distance from
+#    10/30/60 is reported
 #  - systemd-IOWeight, systemd-IODeviceWeight (v2; SKIP on v1, which
 #    systemd 258 dropped): systemd's writes replayed in its order, for
 #    IOWeight=100/300/600 "N" scaled into bfq's range (100, 118, 145)
