@@ -423,7 +423,7 @@ static bool hcfq_class_idle(struct hcfq_queue *hq)
  * tree holds the group's RT and BE sync queues, its proxy queue and @hq
  * (IDLE-class queues have a tree of their own), so: is anyone else on
  * it?  @hq may be on it or, just taken off, not.  Asked when a queue
- * joins or leaves the tree and at each charge.
+ * joins or leaves the tree.
  */
 static bool hcfq_async_beside_sync(struct hcfq_queue *hq)
 {
@@ -434,8 +434,9 @@ static bool hcfq_async_beside_sync(struct hcfq_queue *hq)
 
 /*
  * Give @hg's async queue the weight it has beside the group's sync queues
- * or alone (hd->async_weight[]) as soon as that changes, when a queue
- * joins or leaves the group's tree, not at its next charge only.  On the
+ * or alone (hd->async_weight[]) when a queue joins or leaves the group's
+ * tree, the only times that changes; its charges then take the weight it
+ * has.  New slice tunables reach it at the next such change.  On the
  * tree it is moved in place with no service; off it, only the weight is
  * set, and the tree's floor is left alone.
  */
@@ -843,15 +844,8 @@ static void hcfq_charge(struct hcfq_data *hd, struct hcfq_queue *hq,
 
 	lockdep_assert_held(&hd->lock);
 
-	e = &hq->entity;
-	if (!hq->sync) {
-		bool beside = hcfq_async_beside_sync(hq);
-
-		hcfq_entity_charge(e, charge,
-				   READ_ONCE(hd->async_weight[beside]));
-		e = e->parent;
-	}
-	for (; e; e = e->parent)
+	/* an async queue's weight is kept by hcfq_async_reweight() */
+	for (e = &hq->entity; e; e = e->parent)
 		hcfq_entity_charge(e, charge, hcfq_entity_weight(e));
 	WRITE_ONCE(hq->group->stats.time, hq->group->stats.time + charge);
 }
