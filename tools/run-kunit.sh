@@ -29,10 +29,58 @@ set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 
+# kunit_cases JSON...: a "KUNIT suite.case PASS|FAIL|SKIP" line per case
+# in kunit.py's KernelCI-style json files (nested sub_groups with
+# test_cases), each case once at its worst status over the files, so
+# that a case passes only if it passed in every run; a case that some
+# file lacks fails, and a file with no cases is one failure ("KUNIT NAME
+# FAIL (no test cases ran)")
+kunit_cases() {
+	python3 - "$@" <<'EOF'
+import json, os, sys
+rank = {"PASS": 0, "SKIP": 1, "FAIL": 2}
+order, worst, runs = [], {}, []
+def walk(g, seen):
+    for c in g.get("test_cases", []):
+        st = c.get("status", "")
+        st = st if st in rank else "FAIL"
+        key = "%s.%s" % (g.get("name", ""), c["name"])
+        seen.add(key)
+        if key not in worst:
+            order.append(key)
+            worst[key] = st
+        elif rank[st] > rank[worst[key]]:
+            worst[key] = st
+    for s in g.get("sub_groups", []):
+        walk(s, seen)
+for j in sys.argv[1:]:
+    seen = set()
+    try:
+        walk(json.load(open(j)), seen)
+    except (OSError, ValueError):
+        pass
+    if not seen:
+        print("KUNIT %s FAIL (no test cases ran)" % os.path.basename(j)[:-5])
+    runs.append(seen)
+for key in order:
+    if any(r and key not in r for r in runs):
+        print("run-kunit: %s is missing from a run" % key, file=sys.stderr)
+        worst[key] = "FAIL"
+    print("KUNIT %s %s" % (key, worst[key]))
+EOF
+}
+
+# count_cases LINES: add kunit_cases' lines to PASS, FAIL and SKIP
+count_cases() {
+	PASS=$((PASS + $(grep -c ' PASS$' <<<"$1" || true)))
+	FAIL=$((FAIL + $(grep -c ' FAIL' <<<"$1" || true)))
+	SKIP=$((SKIP + $(grep -c ' SKIP$' <<<"$1" || true)))
+}
+
 # from_logs LOG...: the --log mode
 from_logs() {
 	local tree=$REPO/build/src/linux outd=$REPO/build/kunit-results/logs
-	local log name n k jsons=() nolog=0
+	local log name n k lines jsons=() nolog=0
 	[[ -f $tree/tools/testing/kunit/kunit.py ]] ||
 		tree=$("$REPO/tools/build-kernel.sh" --prepare-only | tail -n1)
 	rm -rf "$outd"
@@ -66,45 +114,16 @@ from_logs() {
 		done
 	done
 	echo "run-kunit: ${#jsons[@]} KTAP runs in $# logs (in $outd)" >&2
-	python3 - "$nolog" "${jsons[@]}" <<'EOF'
-import json, os, sys
-# each case once, at its worst status over the runs
-rank = {"PASS": 0, "SKIP": 1, "FAIL": 2}
-order, worst, runs = [], {}, []
-bad = int(sys.argv[1])
-def walk(g, seen):
-    for c in g.get("test_cases", []):
-        st = c.get("status", "")
-        st = st if st in rank else "FAIL"
-        key = "%s.%s" % (g.get("name", ""), c["name"])
-        seen.add(key)
-        if key not in worst:
-            order.append(key)
-            worst[key] = st
-        elif rank[st] > rank[worst[key]]:
-            worst[key] = st
-    for s in g.get("sub_groups", []):
-        walk(s, seen)
-for j in sys.argv[2:]:
-    seen = set()
-    try:
-        walk(json.load(open(j)), seen)
-    except (OSError, ValueError):
-        pass
-    if not seen:
-        print("KUNIT %s FAIL (no test cases parsed)" % os.path.basename(j))
-        bad += 1
-    runs.append(seen)
-for key in order:
-    if worst[key] != "FAIL" and any(r and key not in r for r in runs):
-        print("run-kunit: %s is missing from a run" % key, file=sys.stderr)
-        worst[key] = "FAIL"
-    print("KUNIT %s %s" % (key, worst[key]))
-n = {s: sum(1 for k in order if worst[k] == s) for s in rank}
-print("%d passed, %d failed, %d skipped" % (n["PASS"], n["FAIL"] + bad, n["SKIP"]))
-sys.exit(1 if n["FAIL"] + bad else 0)
-EOF
+	PASS=0 FAIL=$nolog SKIP=0
+	if ((${#jsons[@]})); then
+		lines=$(kunit_cases "${jsons[@]}")
+		echo "$lines"
+		count_cases "$lines"
+	fi
+	echo "$PASS passed, $FAIL failed, $SKIP skipped"
+	((FAIL == 0))
 }
+
 if [[ ${1-} == --log ]]; then
 	shift
 	(($#)) || { echo "run-kunit: --log needs a console log" >&2; exit 2; }
@@ -160,30 +179,10 @@ for cfg in "${configs[@]}"; do
 		FAIL=$((FAIL + 1))
 		continue
 	fi
-	# KernelCI-style json: nested sub_groups with test_cases
-	lines=$(python3 - "$json" <<'EOF'
-import json, sys
-def walk(g, prefix):
-    name = g.get("name", "")
-    for c in g.get("test_cases", []):
-        st = c.get("status", "")
-        st = st if st in ("PASS", "SKIP") else "FAIL"
-        print("KUNIT %s.%s %s" % (name, c["name"], st))
-    for s in g.get("sub_groups", []):
-        walk(s, name)
-walk(json.load(open(sys.argv[1])), "")
-EOF
-)
-	if [[ -z $lines ]]; then
-		echo "KUNIT $name FAIL (no test cases ran)"
-		FAIL=$((FAIL + 1))
-		continue
-	fi
+	lines=$(kunit_cases "$json")
 	echo "$lines"
-	PASS=$((PASS + $(grep -c ' PASS$' <<<"$lines" || true)))
-	FAIL=$((FAIL + $(grep -c ' FAIL$' <<<"$lines" || true)))
-	SKIP=$((SKIP + $(grep -c ' SKIP$' <<<"$lines" || true)))
-	if ((rc != 0)) && ! grep -q ' FAIL$' <<<"$lines"; then
+	count_cases "$lines"
+	if ((rc != 0)) && ! grep -q ' FAIL' <<<"$lines"; then
 		echo "KUNIT $name FAIL (kunit.py rc=$rc)"
 		FAIL=$((FAIL + 1))
 	fi
