@@ -1,6 +1,6 @@
 #!/bin/sh
 # budget: 600
-# results: fsync-progress fsync-p99 fsync-sync starve-share starve-fsync shared-app shared-charge dmesg
+# results: fsync-progress fsync-p99 fsync-sync starve-share starve-fsync dmesg
 # Buffered writers next to other writers (issue 13, tests 5 to 7), on
 # ext4 at the kernel's default nr_requests, with the dirty pool of
 # hcfq-bwrite (32 MiB, 8 s of the disk):
@@ -18,10 +18,11 @@
 #              group is charged, after sync, 0.9 to 1.1 x the bytes it
 #              wrote in the whole run. The dirty throttling starts from
 #              the new disk's initial bandwidth estimate and takes 15 to
-#              25 s to settle here. Before patch 0016 a paced writer slept
+#              30 s to settle here. Before patch 0016 a paced writer slept
 #              holding the file's i_rwsem and the shares came out even
-#              (46.9/53.1)
-# MIX_PARTS picks the parts (default "fsync starve shared"); BW_DISK=deep
+#              (46.9/53.1). hcfq-bwrite-shared runs this part (make
+#              check: after hcfq-bwrite-mix, in hcfq-v1)
+# MIX_PARTS picks the parts (default "fsync starve"); BW_DISK=deep
 # runs them on hcfq-bwrite's deep-queue disk (fair_bw_disk,
 # tests/plan.bwrite).
 # fsync-p99's reference, none's p99, follows global writeback state
@@ -67,7 +68,7 @@ json_wbytes() {
 		gsub(/[^0-9]/, "", $3); print $3 + 0; exit }' "$1"
 }
 
-for part in ${MIX_PARTS:-fsync starve shared}; do
+for part in ${MIX_PARTS:-fsync starve}; do
 	case $part in
 	fsync)
 		for s in none hcfq; do
