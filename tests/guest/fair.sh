@@ -66,16 +66,17 @@ fair_disk() {
 # (hcfq-deep, hcfq-burst) via fair_disk, with none attached: null_blk
 # with queue depth 32, an MBPS MB/s cap, requests of up to 512 KiB and
 # 100 us per request; more null_blk settings may follow. null_blk
-# refills its byte budget 50 times a second and a request that does not
+# refills its byte budget, MBPS times 2^20 / 50 bytes (the quotient
+# rounded down first), 50 times a second, and a request that does not
 # fit in one refill never passes (the disk hangs), so MBPS must be at
-# least 25 for 512 KiB requests: a model that breaks this is refused.
+# least 26 for 512 KiB requests: a model that breaks this is refused.
 fair_deep_disk() {
 	_fdd_n=$1 _fdd_m=$2 _fdd_s=1024
 	shift 2
 	for _fdd_a in "$@"; do
 		case $_fdd_a in max_sectors=*) _fdd_s=${_fdd_a#max_sectors=} ;; esac
 	done
-	if [ $((_fdd_s * 512)) -gt $((_fdd_m * 1048576 / 50)) ]; then
+	if [ $((_fdd_s * 512)) -gt $((_fdd_m * (1048576 / 50))) ]; then
 		echo "fair_deep_disk: ${_fdd_s}-sector requests exceed null_blk's budget at $_fdd_m MiB/s" >&2
 		return 1
 	fi
