@@ -91,7 +91,7 @@ fair_deep_disk() {
 # request per refill of null_blk's budget: about 12.5 MiB/s. Not
 # hcfq-deep's 32 MiB/s and 512 KiB: there the disk moves only 25.6
 # MiB/s (one 512 KiB request per refill), and three buffered writers
-# to ext4 keep the guest's two TCG vCPUs 70 to 85 % busy doing it, so
+# to ext4 keep the guest's two TCG vCPUs 62 to 85 % busy doing it, so
 # the writers' CPU time, not the disk, sets how fast each can dirty
 # (BENCHMARKS.md, "Buffered writers on a deep-queue disk: the CPU, not
 # the disk").

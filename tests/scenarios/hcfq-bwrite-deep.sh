@@ -12,7 +12,7 @@
 # 0015 paces weighted dirtiers there too (BENCHMARKS.md, "Buffered
 # writers on a deep-queue disk"). At hcfq-deep's 32 MiB/s and 512 KiB
 # the shares were 2.9 to 17.9 points off in eleven boots of 2026-12-07
-# (0.2 to 1.0 in five when 0015 was measured): the guest's CPUs, 70 to 85 %
+# (0.2 to 1.0 in five when 0015 was measured): the guest's CPUs, 62 to 85 %
 # busy with the writing, held the heavier writers below their paced
 # rates, more so the busier the host (BENCHMARKS.md, "the CPU, not the
 # disk").
