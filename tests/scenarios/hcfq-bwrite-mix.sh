@@ -5,7 +5,8 @@
 # ext4 at the kernel's default nr_requests, with the dirty pool of
 # hcfq-bwrite (32 MiB, 8 s of the disk):
 #   fsync-*    a writer that fsyncs every 8 KiB write (weight 1000) next
-#              to a buffered stream (weight 100), under none and hcfq:
+#              to a buffered stream (weight 100), under hcfq and then none
+#              (MIX_FSYNC_ORDER):
 #              both make progress under hcfq, hcfq's fsync p99 is at most
 #              2 x none's, and sync(2) then returns within 60 s
 #   starve-*   buffered streams at weights 10 and 1000: the weight-10
@@ -20,17 +21,20 @@
 #              the new disk's initial bandwidth estimate and takes 15 to
 #              30 s to settle here. Before patch 0016 a paced writer slept
 #              holding the file's i_rwsem and the shares came out even
-#              (46.9/53.1). hcfq-bwrite-shared runs this part (make
-#              check: after hcfq-bwrite-mix, in hcfq-v1)
+#              (46.9/53.1); deferring its pause only while another
+#              writer waited for the lock, 24.7 to 30.3 in 13 boots; for
+#              any file open for writing twice, 24.4 to 25.7 in six.
+#              hcfq-bwrite-shared runs this part (make check: after
+#              hcfq-bwrite-mix, in hcfq-v1)
 # MIX_PARTS picks the parts (default "fsync starve"); BW_DISK=deep
 # runs them on hcfq-bwrite's deep-queue disk (fair_bw_disk,
 # tests/plan.bwrite).
-# fsync-p99's reference, none's p99, follows global writeback state
-# that the scenario before leaves: 49 and 50 ms after hcfq-bwrite-app as
-# in make check, 0.3 to 2.6 s in a boot of its own, and 31 ms (a
-# failure) after a hcfq-bwrite-app whose mkfs zeroed nothing. So this
-# check leans on make check's order (BENCHMARKS.md, "fsync-p99's
-# reference"); ext4_new (lib.sh) zeroes for it.
+# fsync-p99's reference, none's p99, follows the writeback state that
+# whatever ran before leaves: run first after hcfq-bwrite-app as in make
+# check it was 31 to 98 ms (34 ms, a failure, in CI), 0.3 to 2.6 s in a
+# boot of its own. hcfq's was 62 to 74 ms in every case. Run after hcfq
+# on the same disk, none's was 52.2 to 66.8 ms in six boots
+# (BENCHMARKS.md, "fsync-p99's reference"); ext4_new (lib.sh) zeroes.
 # On v2 with the memory controller (which io brings along: see
 # hcfq-bwrite.sh), cgroup writeback charges a file's writeback to one
 # owner, so "shared" cannot hold there; plan.bwrite runs this on v2 in a
@@ -71,7 +75,7 @@ json_wbytes() {
 for part in ${MIX_PARTS:-fsync starve}; do
 	case $part in
 	fsync)
-		for s in none hcfq; do
+		for s in ${MIX_FSYNC_ORDER:-hcfq none}; do
 			mix_fs "$s" || { result "$SCEN:fsync-progress" FAIL "mkfs/mount under $s failed"; continue 2; }
 			cg_exec lo fio --name=lo --filename="$MNT/stream" --size=1g \
 				--time_based --runtime="$RT" $STREAM \
