@@ -23,7 +23,7 @@
 #              holding the file's i_rwsem and the shares came out even
 #              (46.9/53.1); deferring its pause only while another
 #              writer waited for the lock, 24.7 to 30.3 in 13 boots; for
-#              any file open for writing twice, 24.4 to 25.7 in six.
+#              any file open for writing twice, 24.4 to 25.7 in eight.
 #              hcfq-bwrite-shared runs this part (make check: after
 #              hcfq-bwrite-mix, in hcfq-v1)
 # MIX_PARTS picks the parts (default "fsync starve"); BW_DISK=deep
@@ -33,7 +33,7 @@
 # whatever ran before leaves: run first after hcfq-bwrite-app as in make
 # check it was 31 to 98 ms (34 ms, a failure, in CI), 0.3 to 2.6 s in a
 # boot of its own. hcfq's was 62 to 74 ms in every case. Run after hcfq
-# on the same disk, none's was 52.2 to 66.8 ms in six boots
+# on the same disk, none's was 52.2 to 66.8 ms in seven boots
 # (BENCHMARKS.md, "fsync-p99's reference"); ext4_new (lib.sh) zeroes.
 # On v2 with the memory controller (which io brings along: see
 # hcfq-bwrite.sh), cgroup writeback charges a file's writeback to one
