@@ -37,7 +37,9 @@
  * slice_async, and its own group's at once when it is due first (less
  * vtime), so readers do not wait behind writeback, which still gets its
  * weight's share: the next queue is chosen by vtime, however often
- * writeback is preempted.
+ * writeback is preempted.  A journal commit's write (sync metadata) ends
+ * another group's idle window and preempts writeback at once: every
+ * fsync on the file system waits for it, the idling group's included.
  * IDLE-class queues are served only when no RT or BE queue of the group
  * is busy, save one request per HCFQ_IDLE_STARVE so they never hang.
  *
@@ -1297,7 +1299,8 @@ static void hcfq_fifo_add(struct hcfq_queue *hq, struct request *rq)
  * for the trace, or NULL to let the active queue go on.
  */
 static const char *hcfq_should_preempt(struct hcfq_data *hd,
-				       struct hcfq_queue *hq, u64 now)
+				       struct hcfq_queue *hq, blk_opf_t opf,
+				       u64 now)
 {
 	struct hcfq_queue *active = hd->active;
 
@@ -1305,6 +1308,17 @@ static const char *hcfq_should_preempt(struct hcfq_data *hd,
 
 	if (!active || active == hq)
 		return NULL;
+	/*
+	 * A journal write (a sync metadata write, which every fsync on
+	 * the file system waits for) waits neither for another group's
+	 * idle window nor behind writeback: the group that idles may be
+	 * the one whose fsync waits for this commit.
+	 */
+	if (hq->sync && op_is_write(opf) && (opf & REQ_META) &&
+	    !hcfq_class_idle(hq) && active->group != hq->group &&
+	    (hd->idling == HCFQ_IDLE_QUEUE || hd->idling == HCFQ_IDLE_GROUP ||
+	     !active->sync))
+		return "preempt for the journal";
 	/*
 	 * A reader does not wait behind writeback, in any group, as with
 	 * CFQ; writeback keeps an eighth of an async slice per turn and is
@@ -1391,7 +1405,7 @@ static void hcfq_insert_request(struct hcfq_data *hd, struct request *rq,
 	if (!hq->entity.on_tree)
 		hcfq_activate_queue(hd, hq, now);
 
-	why = hcfq_should_preempt(hd, hq, now);
+	why = hcfq_should_preempt(hd, hq, rq->cmd_flags, now);
 	if (why)
 		hcfq_expire(hd, now, why);
 	if (hd->active != hq || !hd->idling)

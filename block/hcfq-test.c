@@ -612,11 +612,19 @@ static void hcfq_test_now(struct kunit *test)
 	spin_unlock_irq(&hd.lock);
 }
 
-/* the reason hcfq_should_preempt() gives, "-" for none */
+/* the reason hcfq_should_preempt() gives for a request @opf, "-" for none */
+static const char *hcfq_test_why_opf(struct hcfq_data *hd,
+				     struct hcfq_queue *hq, blk_opf_t opf,
+				     u64 now)
+{
+	return hcfq_should_preempt(hd, hq, opf, now) ?: "-";
+}
+
+/* the same for a read */
 static const char *hcfq_test_why(struct hcfq_data *hd, struct hcfq_queue *hq,
 				 u64 now)
 {
-	return hcfq_should_preempt(hd, hq, now) ?: "-";
+	return hcfq_test_why_opf(hd, hq, REQ_OP_READ, now);
 }
 
 static void hcfq_test_should_preempt(struct kunit *test)
@@ -628,6 +636,7 @@ static void hcfq_test_should_preempt(struct kunit *test)
 	struct hcfq_queue act = {}, hq = {};
 	struct hcfq_data hd = {};
 	u64 now = 100 * NSEC_PER_MSEC;
+	blk_opf_t jw;
 
 	/* the groups are only compared; off the stack, they are large */
 	ga = kunit_kzalloc(test, sizeof(*ga), GFP_KERNEL);
@@ -719,6 +728,45 @@ static void hcfq_test_should_preempt(struct kunit *test)
 			   "preempt idle class");
 	hq.ioprio = idle;
 	KUNIT_EXPECT_STREQ(test, hcfq_test_why(&hd, &hq, now), "-");
+	act.ioprio = be4;
+	hq.ioprio = be4;
+
+	/*
+	 * a journal write (sync metadata) of another group ends an idle
+	 * window and preempts writeback at once; not a plain sync write,
+	 * not a metadata read, not an IDLE-class one, not in the active
+	 * queue's own group, and not a sync queue that is still serving
+	 */
+	jw = REQ_OP_WRITE | REQ_SYNC | REQ_META;
+	act.slice_start = now - NSEC_PER_MSEC;
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why_opf(&hd, &hq, jw, now), "-");
+	hd.idling = HCFQ_IDLE_QUEUE;
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why_opf(&hd, &hq, jw, now),
+			   "preempt for the journal");
+	hd.idling = HCFQ_IDLE_GROUP;
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why_opf(&hd, &hq, jw, now),
+			   "preempt for the journal");
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why_opf(&hd, &hq,
+						   REQ_OP_WRITE | REQ_SYNC,
+						   now), "-");
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why_opf(&hd, &hq,
+						   REQ_OP_READ | REQ_META,
+						   now), "-");
+	hq.ioprio = idle;
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why_opf(&hd, &hq, jw, now), "-");
+	hq.ioprio = be4;
+	hq.group = ga;
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why_opf(&hd, &hq, jw, now),
+			   "preempt");
+	hq.group = gb;
+	hd.idling = HCFQ_IDLE_NONE;
+	act.sync = false;
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why_opf(&hd, &hq, jw, now),
+			   "preempt for the journal");
+	/* its own group's writeback: by the rules above (not due first) */
+	hq.group = ga;
+	hq.entity.vtime = act.entity.vtime + 10;
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why_opf(&hd, &hq, jw, now), "-");
 	spin_unlock_irq(&hd.lock);
 }
 
