@@ -29,12 +29,16 @@
 # MIX_PARTS picks the parts (default "fsync starve"); BW_DISK=deep
 # runs them on hcfq-bwrite's deep-queue disk (fair_bw_disk,
 # tests/plan.bwrite).
-# fsync-p99's reference, none's p99, follows the writeback state that
-# whatever ran before leaves: run first after hcfq-bwrite-app as in make
+# fsync-p99's reference, none's p99, followed the writeback state that
+# whatever ran before left: run first after hcfq-bwrite-app as in make
 # check it was 31 to 98 ms (34 ms, a failure, in CI), 0.3 to 2.6 s in a
 # boot of its own. hcfq's was 62 to 74 ms in every case. Run after hcfq
 # on the same disk, none's was 52.2 to 66.8 ms in seven boots
 # (BENCHMARKS.md, "fsync-p99's reference"); ext4_new (lib.sh) zeroes.
+# The seconds-long fsyncs were ext4's commits waiting for the flusher's
+# 4 MiB chunks; patch 0014 bounds them (BENCHMARKS.md, "The fsync
+# writer", session 43), and the first run on a new disk, hcfq's here,
+# still meets them while the disk's bandwidth estimate comes down.
 # On v2 with the memory controller (which io brings along: see
 # hcfq-bwrite.sh), cgroup writeback charges a file's writeback to one
 # owner, so "shared" cannot hold there; plan.bwrite runs this on v2 in a
