@@ -37,9 +37,10 @@
  * slice_async, and its own group's at once when it is due first (less
  * vtime), so readers do not wait behind writeback, which still gets its
  * weight's share: the next queue is chosen by vtime, however often
- * writeback is preempted.  A journal commit's write (sync metadata) ends
- * another group's idle window and preempts writeback at once: every
- * fsync on the file system waits for it, the idling group's included.
+ * writeback is preempted.  A sync metadata write of an ancestor group
+ * (jbd2's journal commit, from the root) ends a descendant's idle window
+ * and preempts its writeback at once: every fsync on the file system
+ * waits for it, the idling group's included.
  * IDLE-class queues are served only when no RT or BE queue of the group
  * is busy, save one request per HCFQ_IDLE_STARVE so they never hang.
  *
@@ -1293,6 +1294,16 @@ static void hcfq_fifo_add(struct hcfq_queue *hq, struct request *rq)
 	list_add_tail(&rq->queuelist, &hq->fifo);
 }
 
+/* Is @anc a proper ancestor of @hg? */
+static bool hcfq_group_above(const struct hcfq_group *anc,
+			     const struct hcfq_group *hg)
+{
+	while ((hg = hg->parent))
+		if (hg == anc)
+			return true;
+	return false;
+}
+
 /*
  * Should @hq, which has just been given a request, take the disk from
  * the active queue?  Every preemption rule is here.  Returns the reason,
@@ -1309,13 +1320,20 @@ static const char *hcfq_should_preempt(struct hcfq_data *hd,
 	if (!active || active == hq)
 		return NULL;
 	/*
-	 * A journal write (a sync metadata write, which every fsync on
-	 * the file system waits for) waits neither for another group's
-	 * idle window nor behind writeback: the group that idles may be
-	 * the one whose fsync waits for this commit.
+	 * A sync metadata write of an ancestor group, such as jbd2's
+	 * journal commit from the root group, which every fsync on the file
+	 * system waits for, waits neither for a descendant's idle window
+	 * nor behind its writeback: the group that idles may be the one
+	 * whose fsync waits for this commit.  Only an ancestor's: a
+	 * sibling's own metadata writes (XFS's log, ext4's fast commits,
+	 * issued in the fsyncing task's group) wait their turn like its
+	 * other I/O; and not into an RT queue's time from a lower class.
 	 */
 	if (hq->sync && op_is_write(opf) && (opf & REQ_META) &&
-	    !hcfq_class_idle(hq) && active->group != hq->group &&
+	    !hcfq_class_idle(hq) &&
+	    hcfq_group_above(hq->group, active->group) &&
+	    (IOPRIO_PRIO_CLASS(active->ioprio) != IOPRIO_CLASS_RT ||
+	     IOPRIO_PRIO_CLASS(hq->ioprio) == IOPRIO_CLASS_RT) &&
 	    (hd->idling == HCFQ_IDLE_QUEUE || hd->idling == HCFQ_IDLE_GROUP ||
 	     !active->sync))
 		return "preempt for the journal";

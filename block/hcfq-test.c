@@ -732,11 +732,14 @@ static void hcfq_test_should_preempt(struct kunit *test)
 	hq.ioprio = be4;
 
 	/*
-	 * a journal write (sync metadata) of another group ends an idle
-	 * window and preempts writeback at once; not a plain sync write,
-	 * not a metadata read, not an IDLE-class one, not in the active
-	 * queue's own group, and not a sync queue that is still serving
+	 * a sync metadata write (jbd2's commit) of an ancestor group (gb
+	 * above ga here) ends an idle window and preempts writeback at
+	 * once; not a plain sync write, not a metadata read, not an
+	 * IDLE-class one, not a sibling's, not a BE one into an RT queue's
+	 * time, not in the active queue's own group, and not a sync queue
+	 * that is still serving
 	 */
+	ga->parent = gb;
 	jw = REQ_OP_WRITE | REQ_SYNC | REQ_META;
 	act.slice_start = now - NSEC_PER_MSEC;
 	KUNIT_EXPECT_STREQ(test, hcfq_test_why_opf(&hd, &hq, jw, now), "-");
@@ -755,6 +758,16 @@ static void hcfq_test_should_preempt(struct kunit *test)
 	hq.ioprio = idle;
 	KUNIT_EXPECT_STREQ(test, hcfq_test_why_opf(&hd, &hq, jw, now), "-");
 	hq.ioprio = be4;
+	ga->parent = NULL;
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why_opf(&hd, &hq, jw, now), "-");
+	ga->parent = gb;
+	act.ioprio = rt4;
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why_opf(&hd, &hq, jw, now), "-");
+	hq.ioprio = rt4;
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why_opf(&hd, &hq, jw, now),
+			   "preempt for the journal");
+	act.ioprio = be4;
+	hq.ioprio = be4;
 	hq.group = ga;
 	KUNIT_EXPECT_STREQ(test, hcfq_test_why_opf(&hd, &hq, jw, now),
 			   "preempt");
@@ -767,6 +780,7 @@ static void hcfq_test_should_preempt(struct kunit *test)
 	hq.group = ga;
 	hq.entity.vtime = act.entity.vtime + 10;
 	KUNIT_EXPECT_STREQ(test, hcfq_test_why_opf(&hd, &hq, jw, now), "-");
+	ga->parent = NULL;
 	spin_unlock_irq(&hd.lock);
 }
 
