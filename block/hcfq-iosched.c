@@ -421,6 +421,17 @@ static bool hcfq_class_idle(struct hcfq_queue *hq)
 	return IOPRIO_PRIO_CLASS(hq->ioprio) == IOPRIO_CLASS_IDLE;
 }
 
+static bool hcfq_class_rt(struct hcfq_queue *hq)
+{
+	return IOPRIO_PRIO_CLASS(hq->ioprio) == IOPRIO_CLASS_RT;
+}
+
+/* Is the disk held for the active queue on the idle timer? */
+static bool hcfq_idle_timed(struct hcfq_data *hd)
+{
+	return hd->idling == HCFQ_IDLE_QUEUE || hd->idling == HCFQ_IDLE_GROUP;
+}
+
 /*
  * Are sync queues of @hq's group busy beside @hq, an async queue?  Its
  * tree holds the group's RT and BE sync queues, its proxy queue and @hq
@@ -1236,8 +1247,7 @@ static enum hrtimer_restart hcfq_idle_timer_fn(struct hrtimer *timer)
 
 	spin_lock_irqsave(&hd->lock, flags);
 	/* not if idling ended meanwhile, or a dry wait (untimed) began */
-	if (hd->active && (hd->idling == HCFQ_IDLE_QUEUE ||
-			   hd->idling == HCFQ_IDLE_GROUP)) {
+	if (hd->active && hcfq_idle_timed(hd)) {
 		hd->idling = HCFQ_IDLE_NONE;
 		hcfq_expire(hd, hcfq_now(hd), "idle");
 	}
@@ -1332,10 +1342,8 @@ static const char *hcfq_should_preempt(struct hcfq_data *hd,
 	if (hq->sync && op_is_write(opf) && (opf & REQ_META) &&
 	    !hcfq_class_idle(hq) &&
 	    hcfq_group_above(hq->group, active->group) &&
-	    (IOPRIO_PRIO_CLASS(active->ioprio) != IOPRIO_CLASS_RT ||
-	     IOPRIO_PRIO_CLASS(hq->ioprio) == IOPRIO_CLASS_RT) &&
-	    (hd->idling == HCFQ_IDLE_QUEUE || hd->idling == HCFQ_IDLE_GROUP ||
-	     !active->sync))
+	    (!hcfq_class_rt(active) || hcfq_class_rt(hq)) &&
+	    (hcfq_idle_timed(hd) || !active->sync))
 		return "preempt for the journal";
 	/*
 	 * A reader does not wait behind writeback, in any group, as with
@@ -1362,8 +1370,7 @@ static const char *hcfq_should_preempt(struct hcfq_data *hd,
 		if (hd->idling == HCFQ_IDLE_GROUP)
 			return "preempt";
 		/* RT preempts the other classes */
-		if (IOPRIO_PRIO_CLASS(hq->ioprio) == IOPRIO_CLASS_RT &&
-		    IOPRIO_PRIO_CLASS(active->ioprio) != IOPRIO_CLASS_RT)
+		if (hcfq_class_rt(hq) && !hcfq_class_rt(active))
 			return "preempt";
 		return NULL;
 	}
