@@ -40,7 +40,10 @@
  * writeback is preempted.  A sync metadata write of an ancestor group
  * (jbd2's journal commit, from the root) ends a descendant's idle window
  * and preempts its writeback at once: every fsync on the file system
- * waits for it, the idling group's included.
+ * waits for it, the idling group's included.  Nor does a sync request
+ * wait out the idle window of a queue whose last request was a metadata
+ * write: a journal writer writes again only after the fsyncs it served
+ * have written again.
  * IDLE-class queues are served only when no RT or BE queue of the group
  * is busy, save one request per HCFQ_IDLE_STARVE so they never hang.
  *
@@ -1346,6 +1349,18 @@ static const char *hcfq_should_preempt(struct hcfq_data *hd,
 	    (hcfq_idle_timed(hd) || !active->sync))
 		return "preempt for the journal";
 	/*
+	 * Nor does anyone's sync request wait out the idle window of a
+	 * queue whose last request was a metadata write: a journal writer
+	 * writes for others, whose fsyncs wait for its last block and
+	 * whose next writes come before its own, so the window would hold
+	 * up the very writers it serves.  Writeback still waits, so a
+	 * commit's blocks and its commit block stay together.
+	 */
+	if (hq->sync && !hcfq_class_idle(hq) && active->meta_done &&
+	    hcfq_idle_timed(hd) &&
+	    (!hcfq_class_rt(active) || hcfq_class_rt(hq)))
+		return "preempt a journal's idle";
+	/*
 	 * A reader does not wait behind writeback, in any group, as with
 	 * CFQ; writeback keeps an eighth of an async slice per turn and is
 	 * charged only for the time it used, so its share stays what its
@@ -1729,6 +1744,8 @@ static void hcfq_completed(struct hcfq_data *hd, struct hcfq_queue *hq,
 
 	hcfq_driver_del(hd, hq, rq, now);
 	hq->last_end_ns = now;
+	hq->meta_done = op_is_write(rq->cmd_flags) &&
+		(rq->cmd_flags & REQ_META);
 	hcfq_rwstat_add(&hq->group->stats.service_time,
 			hcfq_rwidx(rq->cmd_flags), now - rq->fifo_time);
 

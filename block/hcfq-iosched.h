@@ -159,6 +159,7 @@ struct hcfq_queue {
 	u32			seek_history;	/* 1 bit per request: seeky */
 	u16			ioprio;
 	bool			sync;
+	bool			meta_done;	/* last completion: metadata write */
 	pid_t			pid;		/* for trace messages */
 	/* the owner's io_context, sync queues only: compared, never used */
 	struct io_context	*ioc;

@@ -781,6 +781,41 @@ static void hcfq_test_should_preempt(struct kunit *test)
 	hq.entity.vtime = act.entity.vtime + 10;
 	KUNIT_EXPECT_STREQ(test, hcfq_test_why_opf(&hd, &hq, jw, now), "-");
 	ga->parent = NULL;
+
+	/*
+	 * after a metadata write (jbd2's commit block), the active queue's
+	 * idle window ends at any other queue's sync request, a sibling
+	 * group's here; not while it still serves, not for writeback or
+	 * the IDLE class, not from BE into an RT queue's window, and not
+	 * after a plain write
+	 */
+	act.sync = true;
+	act.meta_done = true;
+	hq.group = gb;
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why(&hd, &hq, now), "-");
+	hd.idling = HCFQ_IDLE_QUEUE;
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why(&hd, &hq, now),
+			   "preempt a journal's idle");
+	hd.idling = HCFQ_IDLE_GROUP;
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why_opf(&hd, &hq,
+						   REQ_OP_WRITE | REQ_SYNC,
+						   now), "preempt a journal's idle");
+	hq.sync = false;
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why(&hd, &hq, now), "-");
+	hq.sync = true;
+	hq.ioprio = idle;
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why(&hd, &hq, now), "-");
+	hq.ioprio = be4;
+	act.ioprio = rt4;
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why(&hd, &hq, now), "-");
+	hq.ioprio = rt4;
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why(&hd, &hq, now),
+			   "preempt a journal's idle");
+	act.ioprio = be4;
+	hq.ioprio = be4;
+	act.meta_done = false;
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why(&hd, &hq, now), "-");
+	hd.idling = HCFQ_IDLE_NONE;
 	spin_unlock_irq(&hd.lock);
 }
 
