@@ -40,10 +40,10 @@
  * writeback is preempted.  A sync metadata write of an ancestor group
  * (jbd2's journal commit, from the root) ends a descendant's idle window
  * and preempts its writeback at once: every fsync on the file system
- * waits for it, the idling group's included.  Nor does a sync request
- * wait out the idle window of a queue whose last request was a metadata
- * write: a journal writer writes again only after the fsyncs it served
- * have written again.
+ * waits for it, the idling group's included.  Nor does an fsync's
+ * writeback in the same group or below wait out the idle window that
+ * follows a metadata write: a journal writer writes again only after
+ * the fsyncs it served have written again.
  * IDLE-class queues are served only when no RT or BE queue of the group
  * is busy, save one request per HCFQ_IDLE_STARVE so they never hang.
  *
@@ -59,6 +59,7 @@
  * its think time is short (queue idling), or, when it was the last busy
  * queue of its group, for up to group_idle (group idling): a process or a
  * group with one request in flight at a time still gets its share.
+ * The preemption rules above end either wait early in some cases.
  * On non-rotational devices hcfq idles only while someone else waits,
  * and not for a queue whose group has busy queues of the same priority:
  * the next of those goes instead, which keeps the disk busy.
@@ -798,6 +799,7 @@ static void hcfq_set_active(struct hcfq_data *hd, struct hcfq_queue *hq,
 	hq->slice_start = now;
 	hq->slice_end = now + hcfq_slice(hd, hq, ppm);
 	hq->slice_dispatched = 0;
+	hq->meta_done = false;
 	if (hcfq_class_idle(hq))
 		hq->group->last_idle_class_ns = now;
 	hcfq_log_queue(hd, hq, "slice start %llu us vtime %llu share %u ppm",
@@ -1349,17 +1351,22 @@ static const char *hcfq_should_preempt(struct hcfq_data *hd,
 	    (hcfq_idle_timed(hd) || !active->sync))
 		return "preempt for the journal";
 	/*
-	 * Nor does anyone's sync request wait out the idle window of a
-	 * queue whose last request was a metadata write: a journal writer
-	 * writes for others, whose fsyncs wait for its last block and
-	 * whose next writes come before its own, so the window would hold
-	 * up the very writers it serves.  Writeback still waits, so a
-	 * commit's blocks and its commit block stay together.
+	 * Nor does an fsync's writeback (a sync write without REQ_IDLE)
+	 * of the active queue's group or a group below it wait out the
+	 * idle window that follows the active queue's metadata write: a
+	 * journal writer writes again only after the fsyncs it served
+	 * have written again, so the window would hold up the very
+	 * writers it serves.  Reads, O_DIRECT writes (REQ_IDLE),
+	 * writeback and other groups still wait, so a commit's journal
+	 * blocks and its commit block stay together against them.
 	 */
-	if (hq->sync && !hcfq_class_idle(hq) && active->meta_done &&
+	if (hq->sync && op_is_write(opf) && !(opf & REQ_IDLE) &&
+	    !hcfq_class_idle(hq) && active->meta_done &&
 	    hcfq_idle_timed(hd) &&
+	    (hq->group == active->group ||
+	     hcfq_group_above(active->group, hq->group)) &&
 	    (!hcfq_class_rt(active) || hcfq_class_rt(hq)))
-		return "preempt a journal's idle";
+		return "preempt after metadata";
 	/*
 	 * A reader does not wait behind writeback, in any group, as with
 	 * CFQ; writeback keeps an eighth of an async slice per turn and is

@@ -159,7 +159,9 @@ struct hcfq_queue {
 	u32			seek_history;	/* 1 bit per request: seeky */
 	u16			ioprio;
 	bool			sync;
-	bool			meta_done;	/* last completion: metadata write */
+	bool			meta_done;	/* this slice's last completion
+						 * was a metadata write
+						 */
 	pid_t			pid;		/* for trace messages */
 	/* the owner's io_context, sync queues only: compared, never used */
 	struct io_context	*ioc;

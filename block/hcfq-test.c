@@ -636,7 +636,7 @@ static void hcfq_test_should_preempt(struct kunit *test)
 	struct hcfq_queue act = {}, hq = {};
 	struct hcfq_data hd = {};
 	u64 now = 100 * NSEC_PER_MSEC;
-	blk_opf_t jw;
+	blk_opf_t jw, fw;
 
 	/* the groups are only compared; off the stack, they are large */
 	ga = kunit_kzalloc(test, sizeof(*ga), GFP_KERNEL);
@@ -784,37 +784,57 @@ static void hcfq_test_should_preempt(struct kunit *test)
 
 	/*
 	 * after a metadata write (jbd2's commit block), the active queue's
-	 * idle window ends at any other queue's sync request, a sibling
-	 * group's here; not while it still serves, not for writeback or
+	 * idle window ends at an fsync's writeback (a sync write without
+	 * REQ_IDLE) of its own group or one below (ga below gb here); not
+	 * while it still serves, not for a read, an O_DIRECT write
+	 * (REQ_IDLE) or async writeback, not for a sibling group, not for
 	 * the IDLE class, not from BE into an RT queue's window, and not
 	 * after a plain write
 	 */
+	fw = REQ_OP_WRITE | REQ_SYNC;
+	ga->parent = gb;
+	act.group = gb;
 	act.sync = true;
 	act.meta_done = true;
-	hq.group = gb;
-	KUNIT_EXPECT_STREQ(test, hcfq_test_why(&hd, &hq, now), "-");
+	hq.group = ga;
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why_opf(&hd, &hq, fw, now), "-");
 	hd.idling = HCFQ_IDLE_QUEUE;
-	KUNIT_EXPECT_STREQ(test, hcfq_test_why(&hd, &hq, now),
-			   "preempt a journal's idle");
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why_opf(&hd, &hq, fw, now),
+			   "preempt after metadata");
 	hd.idling = HCFQ_IDLE_GROUP;
-	KUNIT_EXPECT_STREQ(test, hcfq_test_why_opf(&hd, &hq,
-						   REQ_OP_WRITE | REQ_SYNC,
-						   now), "preempt a journal's idle");
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why_opf(&hd, &hq, fw, now),
+			   "preempt after metadata");
+	hq.group = gb;
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why_opf(&hd, &hq, fw, now),
+			   "preempt after metadata");
+	hd.idling = HCFQ_IDLE_QUEUE;
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why_opf(&hd, &hq, fw, now),
+			   "preempt after metadata");
+	hq.group = ga;
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why(&hd, &hq, now), "-");
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why_opf(&hd, &hq, fw | REQ_IDLE,
+						   now), "-");
 	hq.sync = false;
-	KUNIT_EXPECT_STREQ(test, hcfq_test_why(&hd, &hq, now), "-");
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why_opf(&hd, &hq, REQ_OP_WRITE,
+						   now), "-");
 	hq.sync = true;
+	ga->parent = NULL;
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why_opf(&hd, &hq, fw, now), "-");
+	ga->parent = gb;
 	hq.ioprio = idle;
-	KUNIT_EXPECT_STREQ(test, hcfq_test_why(&hd, &hq, now), "-");
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why_opf(&hd, &hq, fw, now), "-");
 	hq.ioprio = be4;
 	act.ioprio = rt4;
-	KUNIT_EXPECT_STREQ(test, hcfq_test_why(&hd, &hq, now), "-");
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why_opf(&hd, &hq, fw, now), "-");
 	hq.ioprio = rt4;
-	KUNIT_EXPECT_STREQ(test, hcfq_test_why(&hd, &hq, now),
-			   "preempt a journal's idle");
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why_opf(&hd, &hq, fw, now),
+			   "preempt after metadata");
 	act.ioprio = be4;
 	hq.ioprio = be4;
 	act.meta_done = false;
-	KUNIT_EXPECT_STREQ(test, hcfq_test_why(&hd, &hq, now), "-");
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why_opf(&hd, &hq, fw, now), "-");
+	ga->parent = NULL;
+	act.group = ga;
 	hd.idling = HCFQ_IDLE_NONE;
 	spin_unlock_irq(&hd.lock);
 }
