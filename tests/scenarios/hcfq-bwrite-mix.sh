@@ -50,9 +50,9 @@
 # 5.51, at a p99 of 61.6 to 63.7 ms (none's 51.6 to 63.7). With none
 # first, two boots: none's 4.06 and 4.11 MB, hcfq's 6.14 and 6.23.
 # Since hcfq stopped idling after jbd2's commit while the writer waited
-# (session 44), hcfq's writer moved 8.31 to 9.91 MB in three boots, 1.65
-# to 2.03 x none's, at a p99 of 54.8 to 55.3 ms (none's 54.3 to 68.7):
-# the bound, 1.0, is 39 % under the least ratio.
+# (session 44), hcfq's writer moved 8.31 to 9.91 MB in five boots, 1.60
+# to 2.03 x none's, at a p99 of 54.3 to 55.3 ms (none's 49.0 to 68.7):
+# the bound, 1.0, is 37 % under the least ratio.
 # On v2 with the memory controller (which io brings along: see
 # hcfq-bwrite.sh), cgroup writeback charges a file's writeback to one
 # owner, so "shared" cannot hold there; plan.bwrite runs this on v2 in a
