@@ -40,10 +40,10 @@
  * writeback is preempted.  A sync metadata write of an ancestor group
  * (jbd2's journal commit, from the root) ends a descendant's idle window
  * and preempts its writeback at once: every fsync on the file system
- * waits for it, the idling group's included.  Nor does an fsync's
- * writeback in the same group or below wait out the idle window that
- * follows a metadata write: a journal writer writes again only after
- * the fsyncs it served have written again.
+ * waits for it, the idling group's included.  Nor does sync writeback
+ * (an fsync's or sync(2)'s) of the metadata writer's group or below wait
+ * out the idle window that follows a metadata write: a journal writer
+ * writes again only after the fsyncs it served have written again.
  * IDLE-class queues are served only when no RT or BE queue of the group
  * is busy, save one request per HCFQ_IDLE_STARVE so they never hang.
  *
@@ -1351,14 +1351,15 @@ static const char *hcfq_should_preempt(struct hcfq_data *hd,
 	    (hcfq_idle_timed(hd) || !active->sync))
 		return "preempt for the journal";
 	/*
-	 * Nor does an fsync's writeback (a sync write without REQ_IDLE)
-	 * of the active queue's group or a group below it wait out the
-	 * idle window that follows the active queue's metadata write: a
-	 * journal writer writes again only after the fsyncs it served
-	 * have written again, so the window would hold up the very
-	 * writers it serves.  Reads, O_DIRECT writes (REQ_IDLE),
-	 * writeback and other groups still wait, so a commit's journal
-	 * blocks and its commit block stay together against them.
+	 * Nor does a sync write without REQ_IDLE (an fsync's or sync(2)'s
+	 * writeback, an O_SYNC write) of the active queue's group or a
+	 * group below it wait out the idle window that follows the active
+	 * queue's metadata write: a journal writer writes again only after
+	 * the fsyncs it served have written again, so the window would
+	 * hold up the very writers it serves.  Reads, O_DIRECT writes
+	 * (REQ_IDLE), writeback and groups elsewhere still wait, so a
+	 * commit's journal blocks and its commit block stay together
+	 * against them.
 	 */
 	if (hq->sync && op_is_write(opf) && !(opf & REQ_IDLE) &&
 	    !hcfq_class_idle(hq) && active->meta_done &&

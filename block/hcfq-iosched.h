@@ -159,9 +159,8 @@ struct hcfq_queue {
 	u32			seek_history;	/* 1 bit per request: seeky */
 	u16			ioprio;
 	bool			sync;
-	bool			meta_done;	/* this slice's last completion
-						 * was a metadata write
-						 */
+	/* its last completion since its slice began was a metadata write */
+	bool			meta_done;
 	pid_t			pid;		/* for trace messages */
 	/* the owner's io_context, sync queues only: compared, never used */
 	struct io_context	*ioc;

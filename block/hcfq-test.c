@@ -783,9 +783,9 @@ static void hcfq_test_should_preempt(struct kunit *test)
 	ga->parent = NULL;
 
 	/*
-	 * after a metadata write (jbd2's commit block), the active queue's
-	 * idle window ends at an fsync's writeback (a sync write without
-	 * REQ_IDLE) of its own group or one below (ga below gb here); not
+	 * after a metadata write (any journal write), the active queue's
+	 * idle window ends at a sync write without REQ_IDLE (an fsync's
+	 * writeback) of its own group or one below (ga below gb here); not
 	 * while it still serves, not for a read, an O_DIRECT write
 	 * (REQ_IDLE) or async writeback, not for a sibling group, not for
 	 * the IDLE class, not from BE into an RT queue's window, and not
