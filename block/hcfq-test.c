@@ -627,6 +627,37 @@ static const char *hcfq_test_why(struct hcfq_data *hd, struct hcfq_queue *hq,
 	return hcfq_test_why_opf(hd, hq, REQ_OP_READ, now);
 }
 
+/*
+ * The exceptions that both group-crossing rules share, for a request
+ * @opf of @hq that the rule would otherwise let preempt @act for @why:
+ * not when @below (the lower of the two groups) is not under @above,
+ * not for the IDLE class, and not from BE into an RT queue's time,
+ * while RT into RT preempts.  Leaves both queues BE4 and @below under
+ * @above.
+ */
+static void hcfq_test_exceptions(struct kunit *test, struct hcfq_data *hd,
+				 struct hcfq_queue *act, struct hcfq_queue *hq,
+				 struct hcfq_group *below,
+				 struct hcfq_group *above, blk_opf_t opf,
+				 u64 now, const char *why)
+{
+	u16 be4 = IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 4);
+	u16 rt4 = IOPRIO_PRIO_VALUE(IOPRIO_CLASS_RT, 4);
+
+	below->parent = NULL;
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why_opf(hd, hq, opf, now), "-");
+	below->parent = above;
+	hq->ioprio = IOPRIO_PRIO_VALUE(IOPRIO_CLASS_IDLE, 0);
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why_opf(hd, hq, opf, now), "-");
+	hq->ioprio = be4;
+	act->ioprio = rt4;
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why_opf(hd, hq, opf, now), "-");
+	hq->ioprio = rt4;
+	KUNIT_EXPECT_STREQ(test, hcfq_test_why_opf(hd, hq, opf, now), why);
+	act->ioprio = be4;
+	hq->ioprio = be4;
+}
+
 static void hcfq_test_should_preempt(struct kunit *test)
 {
 	u16 be4 = IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 4);
@@ -755,19 +786,8 @@ static void hcfq_test_should_preempt(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, hcfq_test_why_opf(&hd, &hq,
 						   REQ_OP_READ | REQ_META,
 						   now), "-");
-	hq.ioprio = idle;
-	KUNIT_EXPECT_STREQ(test, hcfq_test_why_opf(&hd, &hq, jw, now), "-");
-	hq.ioprio = be4;
-	ga->parent = NULL;
-	KUNIT_EXPECT_STREQ(test, hcfq_test_why_opf(&hd, &hq, jw, now), "-");
-	ga->parent = gb;
-	act.ioprio = rt4;
-	KUNIT_EXPECT_STREQ(test, hcfq_test_why_opf(&hd, &hq, jw, now), "-");
-	hq.ioprio = rt4;
-	KUNIT_EXPECT_STREQ(test, hcfq_test_why_opf(&hd, &hq, jw, now),
-			   "preempt for the journal");
-	act.ioprio = be4;
-	hq.ioprio = be4;
+	hcfq_test_exceptions(test, &hd, &act, &hq, ga, gb, jw, now,
+			     "preempt for the journal");
 	hq.group = ga;
 	KUNIT_EXPECT_STREQ(test, hcfq_test_why_opf(&hd, &hq, jw, now),
 			   "preempt");
@@ -818,19 +838,8 @@ static void hcfq_test_should_preempt(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, hcfq_test_why_opf(&hd, &hq, REQ_OP_WRITE,
 						   now), "-");
 	hq.sync = true;
-	ga->parent = NULL;
-	KUNIT_EXPECT_STREQ(test, hcfq_test_why_opf(&hd, &hq, fw, now), "-");
-	ga->parent = gb;
-	hq.ioprio = idle;
-	KUNIT_EXPECT_STREQ(test, hcfq_test_why_opf(&hd, &hq, fw, now), "-");
-	hq.ioprio = be4;
-	act.ioprio = rt4;
-	KUNIT_EXPECT_STREQ(test, hcfq_test_why_opf(&hd, &hq, fw, now), "-");
-	hq.ioprio = rt4;
-	KUNIT_EXPECT_STREQ(test, hcfq_test_why_opf(&hd, &hq, fw, now),
-			   "preempt after metadata");
-	act.ioprio = be4;
-	hq.ioprio = be4;
+	hcfq_test_exceptions(test, &hd, &act, &hq, ga, gb, fw, now,
+			     "preempt after metadata");
 	act.meta_done = false;
 	KUNIT_EXPECT_STREQ(test, hcfq_test_why_opf(&hd, &hq, fw, now), "-");
 	ga->parent = NULL;
